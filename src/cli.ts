@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+/** Command-line wiring (yargs) for `codemod`. The work happens in run/main.ts. */
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { TRANSFORMS } from '../transforms';
+import { EXIT_ERROR, Mode, Output, main } from './run/main';
+
+const out: Output = {
+  stdout: (text) => process.stdout.write(Buffer.from(text, 'latin1')),
+  stderr: (text) => process.stderr.write(text),
+};
+
+function listTransforms(): string {
+  return TRANSFORMS.map((t) => `${t.id.padEnd(34)} ${String(t.order).padStart(5)}  ${t.title}\n${''.padEnd(42)}${t.row}\n`).join('');
+}
+
+function splitIds(values: unknown): string[] {
+  const list = Array.isArray(values) ? values : values === undefined ? [] : [values];
+  return list.flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
+}
+
+export function cli(argv: string[]): number {
+  let exitCode = 0;
+  const parser = yargs(argv)
+    .scriptName('codemod')
+    .usage('$0 [options] <paths..>\n\nMigrate Apache httpd 2.2 configuration to httpd 2.4. Prints a unified diff unless --write or --check is given.')
+    .command('$0 [paths..]', false)
+    .positional('paths', { type: 'string', array: true, describe: 'config files or directories (server trees)' })
+    .option('write', { alias: 'w', type: 'boolean', default: false, describe: 'apply the changes in place (atomic writes)' })
+    .option('check', { type: 'boolean', default: false, describe: 'print nothing but the files that would change; exit 1 if any would' })
+    .option('patch', { type: 'string', describe: 'write the unified diff to FILE instead of standard output', requiresArg: true })
+    .option('only', { type: 'string', array: true, describe: 'run only these transforms (ids, comma-separated or repeated)' })
+    .option('skip', { type: 'string', array: true, describe: 'do not run these transforms' })
+    .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'report format on standard output' })
+    .option('server-root', { type: 'string', describe: 'ServerRoot to resolve relative Include paths against', requiresArg: true })
+    .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'do not list info findings' })
+    .option('list-transforms', { type: 'boolean', default: false, describe: 'print the ordered transforms and exit' })
+    .conflicts('write', 'check')
+    .strict()
+    .help()
+    .version()
+    .exitProcess(false)
+    .fail((message, error) => {
+      process.stderr.write(`codemod: ${message ?? error?.message}\nRun codemod --help for usage.\n`);
+      exitCode = EXIT_ERROR;
+    });
+  const args = parser.parseSync();
+  if (exitCode !== 0) return exitCode;
+  if (args.help || args.version) return 0;
+  if (args['list-transforms']) {
+    process.stdout.write(listTransforms());
+    return 0;
+  }
+  const paths = (args.paths as string[] | undefined) ?? [];
+  if (paths.length === 0) {
+    process.stderr.write('codemod: no paths given\nRun codemod --help for usage.\n');
+    return EXIT_ERROR;
+  }
+  const mode: Mode = args.write ? 'write' : args.check ? 'check' : 'diff';
+  try {
+    return main(
+      {
+        paths,
+        mode,
+        patchFile: args.patch,
+        only: splitIds(args.only),
+        skip: splitIds(args.skip),
+        format: args.format,
+        serverRoot: args['server-root'],
+        quiet: args.quiet,
+      },
+      out,
+    );
+  } catch (error) {
+    process.stderr.write(`codemod: ${(error as Error).message}\n`);
+    return EXIT_ERROR;
+  }
+}
+
+if (require.main === module) {
+  process.exitCode = cli(hideBin(process.argv));
+}

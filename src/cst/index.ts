@@ -1,0 +1,6 @@
+export * from './nodes';
+export * from './parser';
+export * from './query';
+export * from './edit';
+export { quoteArg } from './tokens';
+export type { Word } from './tokens';

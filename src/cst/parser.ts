@@ -1,0 +1,155 @@
+/**
+ * Parser: text (bytes decoded as latin1) → ConfigFile. Never throws.
+ *
+ * Works on logical lines (physical lines joined by `\` + newline, as httpd
+ * joins them). A line is blank, a comment (`#` first after white space: an
+ * inline `#` is an argument), a section open `<Name …>`, a section close
+ * `</Name>`, or a directive. Unbalanced sections become diagnostics: a stray
+ * closer is an Opaque line, an unclosed section has `close === null`.
+ */
+import {
+  Blank,
+  Comment,
+  ConfigFile,
+  Diagnostic,
+  Directive,
+  Node,
+  Opaque,
+  Section,
+  SectionClose,
+  SectionOpen,
+} from './nodes';
+
+const BOM = '\xEF\xBB\xBF';
+
+interface Frame {
+  open: SectionOpen;
+  body: Node[];
+}
+
+/** Reads logical lines: yields [raw, firstLineNumber]. */
+function* logicalLines(text: string, from: number): Generator<[string, number]> {
+  let pos = from;
+  let line = 1;
+  const len = text.length;
+  while (pos < len) {
+    const start = pos;
+    const startLine = line;
+    for (;;) {
+      const nl = text.indexOf('\n', pos);
+      if (nl === -1) {
+        pos = len;
+        break;
+      }
+      line++;
+      pos = nl + 1;
+      let back = nl - 1;
+      if (back >= start && text.charCodeAt(back) === 13) back--;
+      if (back < start || text.charCodeAt(back) !== 92 /* \ */) break;
+    }
+    yield [text.slice(start, pos), startLine];
+  }
+}
+
+function firstNonSpace(raw: string): number {
+  let i = 0;
+  for (;;) {
+    const c = raw.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 11 || c === 12 || c === 13) {
+      i++;
+      continue;
+    }
+    // a continuation right at the start of a line is invisible to httpd
+    if (c === 92) {
+      const n = raw.charCodeAt(i + 1);
+      if (n === 10) {
+        i += 2;
+        continue;
+      }
+      if (n === 13 && raw.charCodeAt(i + 2) === 10) {
+        i += 3;
+        continue;
+      }
+    }
+    return i;
+  }
+}
+
+export interface ParseOptions {
+  /** Lines made by the tool: their line numbers are 0. */
+  readonly synthetic?: boolean;
+}
+
+export function parse(text: string, options: ParseOptions = {}): ConfigFile {
+  const bom = text.startsWith(BOM) ? BOM : '';
+  const diagnostics: Diagnostic[] = [];
+  const root: Node[] = [];
+  const stack: Frame[] = [];
+  let body = root;
+
+  for (const [raw, physical] of logicalLines(text, bom.length)) {
+    const line = options.synthetic ? 0 : physical;
+    const i = firstNonSpace(raw);
+    const c = raw.charCodeAt(i);
+    if (i >= raw.length || c === 10) {
+      body.push(new Blank(raw, line));
+    } else if (c === 35 /* # */) {
+      body.push(new Comment(raw, line));
+    } else if (c === 60 /* < */ && raw.charCodeAt(i + 1) === 47 /* / */) {
+      const close = new SectionClose(raw, line);
+      const depth = matchingFrame(stack, close.name);
+      if (depth === -1) {
+        diagnostics.push({ line, message: `</${close.name}> without matching <${close.name}>` });
+        body.push(new Opaque(raw, line, 'unmatched section close'));
+        continue;
+      }
+      while (stack.length - 1 > depth) {
+        const inner = stack[stack.length - 1];
+        diagnostics.push({
+          line,
+          message: `<${inner.open.name}> opened on line ${inner.open.line} is not closed before </${close.name}>`,
+        });
+        body = closeFrame(stack, null);
+      }
+      body = closeFrame(stack, close);
+    } else if (c === 60) {
+      const open = new SectionOpen(raw, line);
+      if (open.closeOffset === -1 || open.name === '') {
+        diagnostics.push({ line, message: `<${open.name}> directive missing closing '>'` });
+        body.push(new Opaque(raw, line, 'section tag without >'));
+        continue;
+      }
+      stack.push({ open, body: [] });
+      body = stack[stack.length - 1].body;
+    } else {
+      body.push(new Directive(raw, line));
+    }
+  }
+  while (stack.length > 0) {
+    const inner = stack[stack.length - 1];
+    diagnostics.push({ line: inner.open.line, message: `<${inner.open.name}> is never closed` });
+    closeFrame(stack, null);
+  }
+  return new ConfigFile(root, bom, diagnostics);
+
+  function closeFrame(frames: Frame[], close: SectionClose | null): Node[] {
+    const frame = frames.pop() as Frame;
+    const section = new Section(frame.open, frame.body, close);
+    const outer = frames.length > 0 ? frames[frames.length - 1].body : root;
+    outer.push(section);
+    return outer;
+  }
+}
+
+function matchingFrame(stack: Frame[], name: string): number {
+  const wanted = name.toLowerCase();
+  for (let d = stack.length - 1; d >= 0; d--) {
+    if (stack[d].open.name.toLowerCase() === wanted) return d;
+  }
+  return -1;
+}
+
+/** Parses a file's bytes. */
+export function parseBytes(bytes: Buffer): ConfigFile {
+  return parse(bytes.toString('latin1'));
+}

@@ -1,0 +1,120 @@
+/**
+ * Token scanning inside one logical line, the way httpd reads it.
+ *
+ * httpd joins a physical line ending in `\` + `[\r]\n` with the next one
+ * (ap_cfg_getline_core), then splits words with ap_getword_conf: a word that
+ * starts with `"` or `'` runs to the matching quote (`\"` escapes it), any other
+ * word runs to the next white space. We scan the raw text directly and treat a
+ * continuation sequence as invisible, so every offset points into the raw line.
+ */
+
+export interface Word {
+  /** Offset of the first raw character of the word (the quote, if quoted). */
+  readonly start: number;
+  /** Offset just past the word's last raw character. */
+  readonly end: number;
+  /** The raw text, quotes, escapes and continuations included. */
+  readonly raw: string;
+  /** The value httpd sees: quotes removed, `\"` unescaped, continuations removed. */
+  readonly value: string;
+  /** The quote character, or '' for a bare word. */
+  readonly quote: '' | '"' | "'";
+}
+
+/** Length of a continuation sequence (`\` + `\n` or `\` + `\r\n`) at `i`, else 0. */
+export function continuationAt(text: string, i: number): number {
+  if (text.charCodeAt(i) !== 92 /* \ */) return 0;
+  const next = text.charCodeAt(i + 1);
+  if (next === 10) return 2;
+  if (next === 13 && text.charCodeAt(i + 2) === 10) return 3;
+  return 0;
+}
+
+/** apr_isspace: space, \t, \n, \v, \f, \r. */
+export function isSpaceCode(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/** Skips white space and continuation sequences from `i`, never past `end`. */
+export function skipSpace(text: string, i: number, end: number): number {
+  while (i < end) {
+    const cont = continuationAt(text, i);
+    if (cont > 0) {
+      i += cont;
+      continue;
+    }
+    if (!isSpaceCode(text.charCodeAt(i))) break;
+    i++;
+  }
+  return i;
+}
+
+/** Removes continuation sequences from a raw span. */
+export function stripContinuations(raw: string): string {
+  return raw.indexOf('\\') === -1 ? raw : raw.replace(/\\\r?\n/g, '');
+}
+
+/**
+ * Scans one word starting at `i` (which must not be white space).
+ * `stopAt` is an extra character code that ends a bare word (used for `>`
+ * in section tags); -1 for none.
+ */
+export function scanWord(text: string, i: number, end: number, stopAt = -1): Word {
+  const start = i;
+  const first = text.charCodeAt(i);
+  if (first === 34 /* " */ || first === 39 /* ' */) {
+    const quote = first === 34 ? '"' : "'";
+    let closed = false;
+    i++;
+    while (i < end) {
+      const cont = continuationAt(text, i);
+      if (cont > 0) {
+        i += cont;
+        continue;
+      }
+      const c = text.charCodeAt(i);
+      if (c === 92 && text.charCodeAt(i + 1) === first) {
+        i += 2;
+        continue;
+      }
+      i++;
+      if (c === first) {
+        closed = true;
+        break;
+      }
+    }
+    const raw = text.slice(start, i);
+    const inner = stripContinuations(raw).slice(1, closed ? -1 : undefined);
+    return { start, end: i, raw, value: inner.split('\\' + quote).join(quote), quote };
+  }
+  while (i < end) {
+    const cont = continuationAt(text, i);
+    if (cont > 0) {
+      i += cont;
+      continue;
+    }
+    const c = text.charCodeAt(i);
+    if (isSpaceCode(c) || c === stopAt) break;
+    i++;
+  }
+  const raw = text.slice(start, i);
+  return { start, end: i, raw, value: stripContinuations(raw), quote: '' };
+}
+
+/** Splits `text[i, end)` into words. */
+export function scanWords(text: string, i: number, end: number): Word[] {
+  const words: Word[] = [];
+  i = skipSpace(text, i, end);
+  while (i < end) {
+    const word = scanWord(text, i, end);
+    words.push(word);
+    i = skipSpace(text, word.end, end);
+  }
+  return words;
+}
+
+/** Quotes a value for a directive argument when httpd would otherwise split or alter it. */
+export function quoteArg(value: string): string {
+  if (value !== '' && !/[\s"']/.test(value) && !value.endsWith('\\')) return value;
+  return '"' + value.replace(/"/g, '\\"') + '"';
+}

@@ -1,0 +1,158 @@
+/**
+ * Runs the ordered transforms over each server and collects, per file, the
+ * new text and the findings. One broken file never stops the batch: a file
+ * that does not parse cleanly, or whose transform throws, keeps its original
+ * bytes and is reported as an error.
+ */
+import { Node, parse } from '../cst';
+import { Discovery, InputError, ServerTree, SourceFile } from '../server/types';
+import { Finding, ModuleRequest, RunOptions, Severity, Transform, TransformContext } from '../../transforms/types';
+
+export type FileStatus = 'changed' | 'unchanged' | 'error';
+
+export interface FileResult {
+  readonly file: SourceFile;
+  readonly status: FileStatus;
+  /** The text to write (equal to the original unless status is 'changed'). */
+  readonly output: string;
+  /** Why the file was left alone, when status is 'error'. */
+  readonly error?: InputError;
+}
+
+export interface RunResult {
+  readonly files: FileResult[];
+  readonly findings: Finding[];
+  /** Input errors (missing, unreadable, binary) and per-file failures. */
+  readonly errors: InputError[];
+  readonly skipped: Discovery['skipped'];
+}
+
+function lineOf(node: Node | null): number {
+  return node ? node.line : 0;
+}
+
+class ServerRun {
+  readonly findings: Finding[] = [];
+  readonly moduleRequests: ModuleRequest[] = [];
+  /** Files left alone, by realPath, with the reason. */
+  readonly failed = new Map<string, InputError>();
+
+  constructor(
+    readonly server: ServerTree,
+    readonly options: RunOptions,
+  ) {}
+
+  context(transform: Transform, file: SourceFile | null): TransformContext {
+    const record = (target: SourceFile, node: Node | null, code: string, message: string, severity: Severity) => {
+      this.findings.push({ code, severity, message, file: target.displayPath, line: lineOf(node), transform: transform.id });
+    };
+    return {
+      server: this.server,
+      file,
+      options: this.options,
+      moduleRequests: this.moduleRequests,
+      note: (node, code, message, severity = 'info') => {
+        if (!file) throw new Error(`${transform.id}: note() needs a file; use noteIn() in applyServer`);
+        record(file, node, code, message, severity);
+      },
+      noteIn: (target, node, code, message, severity = 'info') => record(target, node, code, message, severity),
+      requireModule: (module, reason, node = null) => {
+        const where = file ?? this.server.main ?? this.server.files[0];
+        this.moduleRequests.push({ module, reason, file: where.displayPath, line: lineOf(node), transform: transform.id });
+      },
+    };
+  }
+
+  fail(file: SourceFile, error: InputError): void {
+    if (!this.failed.has(file.realPath)) this.failed.set(file.realPath, error);
+    file.tree = parse(file.original);
+  }
+
+  healthy(): SourceFile[] {
+    return this.server.files.filter((f) => !this.failed.has(f.realPath));
+  }
+}
+
+/** Checks what must hold before any transform touches a file. */
+function precheck(file: SourceFile): InputError | null {
+  const { tree } = file;
+  if (tree.print() !== file.original) {
+    return { path: file.displayPath, message: 'internal error: the parsed tree does not print back the same bytes' };
+  }
+  const first = tree.diagnostics[0];
+  if (first) return { path: file.displayPath, line: first.line, message: first.message };
+  return null;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function runServer(server: ServerTree, transforms: readonly Transform[], options: RunOptions): ServerRun {
+  const run = new ServerRun(server, options);
+  for (const file of server.files) {
+    const problem = precheck(file);
+    if (problem) run.fail(file, problem);
+  }
+  for (const transform of transforms) {
+    if (transform.applyFile) {
+      for (const file of run.healthy()) {
+        try {
+          transform.applyFile(file.tree, run.context(transform, file));
+        } catch (error) {
+          run.fail(file, { path: file.displayPath, message: `transform ${transform.id} failed: ${describe(error)}` });
+        }
+      }
+    }
+    if (transform.applyServer) {
+      try {
+        transform.applyServer(server, run.context(transform, null));
+      } catch (error) {
+        for (const file of run.healthy()) {
+          run.fail(file, { path: file.displayPath, message: `transform ${transform.id} failed for server ${server.id}: ${describe(error)}` });
+        }
+      }
+    }
+  }
+  return run;
+}
+
+function fileResult(file: SourceFile, failed: InputError | undefined): FileResult {
+  if (failed) return { file, status: 'error', output: file.original, error: failed };
+  const output = file.tree.print();
+  return { file, status: output === file.original ? 'unchanged' : 'changed', output };
+}
+
+export function run(discovery: Discovery, transforms: readonly Transform[], options: RunOptions = {}): RunResult {
+  const files: FileResult[] = [];
+  const findings: Finding[] = [];
+  const errors: InputError[] = [...discovery.errors];
+  for (const server of discovery.servers) {
+    const result = runServer(server, transforms, options);
+    const failedPaths = new Set<string>();
+    for (const file of server.files) {
+      const failed = result.failed.get(file.realPath);
+      if (failed) {
+        errors.push(failed);
+        failedPaths.add(file.displayPath);
+      }
+      files.push(fileResult(file, failed));
+    }
+    findings.push(...result.findings.filter((f) => !failedPaths.has(f.file)));
+  }
+  return { files, findings, errors, skipped: discovery.skipped };
+}
+
+/** Transforms one text on its own, as a one-file server (fixtures, tests, benchmarks). */
+export function transformText(
+  text: string,
+  transforms: readonly Transform[],
+  options: RunOptions = {},
+  displayPath = 'input.conf',
+): { output: string; findings: Finding[]; errors: InputError[] } {
+  const file: SourceFile = { realPath: '/' + displayPath, displayPath, role: 'fragment', original: text, tree: parse(text) };
+  const server: ServerTree = { id: displayPath, main: null, serverRoot: null, files: [file], includes: new Map() };
+  const result = run({ servers: [server], errors: [], skipped: [] }, transforms, options);
+  return { output: result.files[0].output, findings: result.findings, errors: result.errors };
+}
+
