@@ -7,4 +7,5 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
   },
   testTimeout: 60000,
+  globalSetup: '<rootDir>/__tests__/support/global-setup.js',
 };

@@ -21,18 +21,20 @@ export function dominantLineEnd(file: ConfigFile): string {
 /** One level of indentation as the file writes it: a tab, or the most common step between a section and its body. */
 export function indentUnit(file: ConfigFile): string {
   const steps = new Map<string, number>();
-  const visit = (container: Container, outer: string) => {
+  const visit = (container: Container) => {
     for (const node of container.body) {
       if (node.kind !== 'section') continue;
+      // the step is measured from the section's own tag, wherever that tag sits
+      const outer = node.indent;
       const inner = firstChildIndent(node);
       if (inner !== null && inner.startsWith(outer) && inner.length > outer.length) {
         const step = inner.slice(outer.length);
         steps.set(step, (steps.get(step) ?? 0) + 1);
       }
-      visit(node, inner ?? node.indent);
+      visit(node);
     }
   };
-  visit(file, '');
+  visit(file);
   let best = '    ';
   let count = 0;
   for (const [step, n] of steps) {
@@ -156,11 +158,25 @@ export function childIndent(section: Section): string {
   return firstChildIndent(section) ?? section.indent + indentUnit(requireFile(section));
 }
 
+/**
+ * New lines go right after `prev`. When `prev` is the file's last line and has
+ * no line ending, it gets `eol` and the new last line goes without, so the
+ * file keeps ending without a newline. Returns the new last line's ending.
+ */
+function continueAfter(prev: { lineEnd: string; setLineEnd(eol: string): void } | null, eol: string): string {
+  if (!prev || prev.lineEnd !== '') return eol;
+  prev.setLineEnd(eol);
+  return '';
+}
+
 /** Appends lines at the end of a section's body, before its close tag. */
 export function appendToSection(section: Section, lines: readonly NewLine[]): Node[] {
   const file = requireFile(section);
   const eol = section.open.lineEnd || dominantLineEnd(file);
-  const nodes = build(file, lines, childIndent(section), eol, eol);
+  const indent = childIndent(section);
+  // without a close tag, the section's last line may be the file's last
+  const lastEol = continueAfter(section.close ? null : lastLine(section), eol);
+  const nodes = build(file, lines, indent, eol, lastEol);
   insertAt(section, section.body.length, nodes);
   return nodes;
 }
@@ -169,17 +185,19 @@ export function appendToSection(section: Section, lines: readonly NewLine[]): No
 export function prependToSection(section: Section, lines: readonly NewLine[]): Node[] {
   const file = requireFile(section);
   const eol = section.open.lineEnd || dominantLineEnd(file);
-  const nodes = build(file, lines, childIndent(section), eol, eol);
+  const indent = childIndent(section);
+  const lastEol = continueAfter(section.open, eol);
+  const nodes = build(file, lines, indent, eol, lastEol);
   insertAt(section, 0, nodes);
   return nodes;
 }
 
-/** Appends lines at the end of a file, at top level. */
+/** Appends lines at the end of a file, at top level; a file without a final newline keeps it that way. */
 export function appendToFile(file: ConfigFile, lines: readonly NewLine[]): Node[] {
   const eol = dominantLineEnd(file);
   const last = file.body[file.body.length - 1];
-  if (last && lastLine(last).lineEnd === '') lastLine(last).setLineEnd(eol);
-  const nodes = build(file, lines, '', eol, eol);
+  const lastEol = continueAfter(last ? lastLine(last) : null, eol);
+  const nodes = build(file, lines, '', eol, lastEol);
   insertAt(file, file.body.length, nodes);
   return nodes;
 }

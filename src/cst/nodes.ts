@@ -6,7 +6,7 @@
  * line. Printing concatenates `raw` texts, so an untouched tree prints back
  * the bytes it was parsed from. Edits rewrite `raw` of the lines they touch.
  */
-import { Word, isSpaceCode, quoteArg, scanWord, scanWords, skipSpace } from './tokens';
+import { Word, quoteArg, scanWord, scanWords, skipSpace, stripContinuations } from './tokens';
 
 export type Node = Blank | Comment | Directive | Section | Opaque;
 export type Container = ConfigFile | Section;
@@ -16,11 +16,22 @@ export interface Diagnostic {
   readonly message: string;
 }
 
-/** Splits a logical line's raw text into content and line ending. */
+/**
+ * Splits a logical line's raw text into content and line ending. A line that
+ * ends in a continuation (`\` + newline, only possible at the end of a file)
+ * has no line ending of its own: that newline belongs to the continuation.
+ */
 export function splitLineEnd(raw: string): [string, string] {
-  if (raw.endsWith('\r\n')) return [raw.slice(0, -2), '\r\n'];
-  if (raw.endsWith('\n')) return [raw.slice(0, -1), '\n'];
-  return [raw, ''];
+  const end = contentEnd(raw);
+  return [raw.slice(0, end), raw.slice(end)];
+}
+
+/** Offset where the line ending starts (the length when there is none, see splitLineEnd). */
+export function contentEnd(raw: string): number {
+  const n = raw.length;
+  if (n === 0 || raw.charCodeAt(n - 1) !== 10) return n;
+  const eol = n >= 2 && raw.charCodeAt(n - 2) === 13 ? n - 2 : n - 1;
+  return eol > 0 && raw.charCodeAt(eol - 1) === 92 /* \ */ ? n : eol;
 }
 
 function leadingSpace(raw: string): number {
@@ -30,16 +41,28 @@ function leadingSpace(raw: string): number {
 }
 
 abstract class LineBase {
-  /** The line's bytes (decoded as latin1), continuation lines and line ending included. */
-  raw: string;
+  private rawText: string;
   /** 1-based line number in the original file; 0 for lines the tool added. */
   readonly line: number;
   parent: Container | null = null;
 
   constructor(raw: string, line: number) {
-    this.raw = raw;
+    this.rawText = raw;
     this.line = line;
   }
+
+  /** The line's bytes (decoded as latin1), continuation lines and line ending included. */
+  get raw(): string {
+    return this.rawText;
+  }
+
+  set raw(value: string) {
+    this.rawText = value;
+    this.changed();
+  }
+
+  /** Called after `raw` changes, so subclasses drop what they derived from it. */
+  protected changed(): void {}
 
   get lineEnd(): string {
     return splitLineEnd(this.raw)[1];
@@ -94,22 +117,37 @@ export class Opaque extends LineBase {
  * they end at the last `>`.
  */
 abstract class NamedLine extends LineBase {
-  protected nameStart = 0;
-  protected nameEnd = 0;
+  /** Raw offsets [start, end) of the name, located on first use (parsing stays cheap). */
+  private span: [number, number] | null = null;
+  private cachedName: string | null = null;
   private cachedArgs: Word[] | null = null;
 
-  constructor(raw: string, line: number) {
-    super(raw, line);
-    this.locateName();
-  }
-
-  protected abstract locateName(): void;
+  /** Finds the name: returns its raw [start, end). */
+  protected abstract locateName(): [number, number];
   /** Raw offsets [start, end) of the argument region. */
   protected abstract argRegion(): [number, number];
 
+  protected override changed(): void {
+    this.span = null;
+    this.cachedName = null;
+    this.cachedArgs = null;
+  }
+
+  protected get nameStart(): number {
+    return (this.span ??= this.locateName())[0];
+  }
+
+  protected get nameEnd(): number {
+    return (this.span ??= this.locateName())[1];
+  }
+
   /** The name as written (continuations removed). */
   get name(): string {
-    return this.raw.slice(this.nameStart, this.nameEnd).replace(/\\\r?\n/g, '');
+    if (this.cachedName === null) {
+      const raw = this.raw.slice(this.nameStart, this.nameEnd);
+      this.cachedName = raw.indexOf('\\') === -1 ? raw : raw.replace(/\\\r?\n/g, '');
+    }
+    return this.cachedName;
   }
 
   /** Case-insensitive name test against one or more names. */
@@ -131,10 +169,21 @@ abstract class NamedLine extends LineBase {
     return this.args.map((w) => w.value);
   }
 
+  /**
+   * Renames, keeping the arguments' column when the name was padded with
+   * spaces to align it (`MaxClients          150`): the padding shrinks or
+   * grows by the change in length, down to one space.
+   */
   rename(newName: string): void {
-    this.raw = this.raw.slice(0, this.nameStart) + newName + this.raw.slice(this.nameEnd);
-    this.nameEnd = this.nameStart + newName.length;
-    this.cachedArgs = null;
+    const raw = this.raw;
+    const start = this.nameStart;
+    const end = this.nameEnd;
+    const stop = contentEnd(raw);
+    let after = end;
+    while (after < stop && raw.charCodeAt(after) === 32) after++;
+    let gap = raw.slice(end, after);
+    if (after < stop && gap.length > 1) gap = ' '.repeat(Math.max(1, gap.length - (newName.length - (end - start))));
+    this.raw = raw.slice(0, start) + newName + gap + raw.slice(after);
   }
 
   /**
@@ -151,19 +200,16 @@ abstract class NamedLine extends LineBase {
     const lead = spelled.length === 0 ? '' : sep.length > 0 && !/\\\r?\n/.test(sep) ? sep : ' ';
     // what follows the last argument (trailing blanks, the line ending; `>` for a tag) stays
     this.raw = before + lead + spelled.join(' ') + this.raw.slice(end);
-    this.cachedArgs = null;
   }
 }
 
 export class Directive extends NamedLine {
   readonly kind = 'directive' as const;
 
-  protected locateName(): void {
-    const [content] = splitLineEnd(this.raw);
-    const start = skipSpace(this.raw, 0, content.length);
-    const word = scanWord(this.raw, start, content.length);
-    this.nameStart = word.start;
-    this.nameEnd = word.end;
+  protected locateName(): [number, number] {
+    const end = contentEnd(this.raw);
+    const word = scanWord(this.raw, skipSpace(this.raw, 0, end), end);
+    return [word.start, word.end];
   }
 
   protected argRegion(): [number, number] {
@@ -176,12 +222,9 @@ export class Directive extends NamedLine {
 export class SectionOpen extends NamedLine {
   readonly kind = 'open' as const;
 
-  protected locateName(): void {
-    const [content] = splitLineEnd(this.raw);
-    const lt = this.raw.indexOf('<');
-    const word = scanWord(this.raw, lt + 1, content.length, 62 /* > */);
-    this.nameStart = word.start;
-    this.nameEnd = word.end;
+  protected locateName(): [number, number] {
+    const word = scanWord(this.raw, this.raw.indexOf('<') + 1, contentEnd(this.raw), 62 /* > */);
+    return [word.start, word.end];
   }
 
   /** Offset of the closing `>` (httpd takes the last one on the line), or -1. */
@@ -205,9 +248,7 @@ export class SectionClose extends LineBase {
   get name(): string {
     const [content] = splitLineEnd(this.raw);
     const lt = this.raw.indexOf('</');
-    let end = lt + 2;
-    while (end < content.length && content[end] !== '>' && !isSpaceCode(content.charCodeAt(end))) end++;
-    return content.slice(lt + 2, end);
+    return stripContinuations(scanWord(content, lt + 2, content.length, 62 /* > */).raw);
   }
 }
 

@@ -27,27 +27,28 @@ interface Frame {
   body: Node[];
 }
 
-/** Reads logical lines: yields [raw, firstLineNumber]. */
-function* logicalLines(text: string, from: number): Generator<[string, number]> {
-  let pos = from;
-  let line = 1;
+/** End offset (exclusive) of the logical line starting at `start`, and how many physical lines it spans. */
+function logicalLineEnd(text: string, start: number): [number, number] {
+  let pos = start;
+  let lines = 0;
+  // httpd tests for `\` at the end of its joined buffer, from which each
+  // continuation's `\` is removed: after `x\\` + newline, an empty physical
+  // line continues too. `pending` counts the buffer's trailing backslashes.
+  let pending = 0;
   const len = text.length;
-  while (pos < len) {
-    const start = pos;
-    const startLine = line;
-    for (;;) {
-      const nl = text.indexOf('\n', pos);
-      if (nl === -1) {
-        pos = len;
-        break;
-      }
-      line++;
-      pos = nl + 1;
-      let back = nl - 1;
-      if (back >= start && text.charCodeAt(back) === 13) back--;
-      if (back < start || text.charCodeAt(back) !== 92 /* \ */) break;
-    }
-    yield [text.slice(start, pos), startLine];
+  for (;;) {
+    const nl = text.indexOf('\n', pos);
+    if (nl === -1) return [len, lines + 1];
+    lines++;
+    const lineStart = pos;
+    pos = nl + 1;
+    let back = nl - 1;
+    if (back >= lineStart && text.charCodeAt(back) === 13) back--;
+    let k = back;
+    while (k >= lineStart && text.charCodeAt(k) === 92 /* \ */) k--;
+    pending = k >= lineStart ? back - k : pending + (back - k);
+    if (pending === 0) return [pos, lines];
+    pending--;
   }
 }
 
@@ -87,8 +88,14 @@ export function parse(text: string, options: ParseOptions = {}): ConfigFile {
   const stack: Frame[] = [];
   let body = root;
 
-  for (const [raw, physical] of logicalLines(text, bom.length)) {
+  let pos = bom.length;
+  let physical = 1;
+  while (pos < text.length) {
+    const [end, spanned] = logicalLineEnd(text, pos);
+    const raw = text.slice(pos, end);
     const line = options.synthetic ? 0 : physical;
+    pos = end;
+    physical += spanned;
     const i = firstNonSpace(raw);
     const c = raw.charCodeAt(i);
     if (i >= raw.length || c === 10) {
@@ -107,7 +114,7 @@ export function parse(text: string, options: ParseOptions = {}): ConfigFile {
         const inner = stack[stack.length - 1];
         diagnostics.push({
           line,
-          message: `<${inner.open.name}> opened on line ${inner.open.line} is not closed before </${close.name}>`,
+          message: `expected </${inner.open.name}> but saw </${close.name}> (<${inner.open.name}> opened on line ${inner.open.line})`,
         });
         body = closeFrame(stack, null);
       }

@@ -3,9 +3,12 @@
  *
  * httpd joins a physical line ending in `\` + `[\r]\n` with the next one
  * (ap_cfg_getline_core), then splits words with ap_getword_conf: a word that
- * starts with `"` or `'` runs to the matching quote (`\"` escapes it), any other
- * word runs to the next white space. We scan the raw text directly and treat a
- * continuation sequence as invisible, so every offset points into the raw line.
+ * starts with `"` or `'` runs to the matching quote (`\"` and `\\` are escapes
+ * inside it), any other word runs to the next white space. httpd 2.4 then turns
+ * `\\` into `\` in every word, and `\"` into `"` in a `"`-quoted word
+ * (substring_conf; checked against httpd 2.4.71). We scan the raw text
+ * directly and treat a continuation sequence as invisible, so every offset
+ * points into the raw line.
  */
 
 export interface Word {
@@ -15,7 +18,7 @@ export interface Word {
   readonly end: number;
   /** The raw text, quotes, escapes and continuations included. */
   readonly raw: string;
-  /** The value httpd sees: quotes removed, `\"` unescaped, continuations removed. */
+  /** The value httpd 2.4 sees: quotes removed, `\"` and `\\` unescaped, continuations removed. */
   readonly value: string;
   /** The quote character, or '' for a bare word. */
   readonly quote: '' | '"' | "'";
@@ -73,7 +76,7 @@ export function scanWord(text: string, i: number, end: number, stopAt = -1): Wor
         continue;
       }
       const c = text.charCodeAt(i);
-      if (c === 92 && text.charCodeAt(i + 1) === first) {
+      if (c === 92 && i + 1 < end && (text.charCodeAt(i + 1) === first || text.charCodeAt(i + 1) === 92)) {
         i += 2;
         continue;
       }
@@ -85,12 +88,17 @@ export function scanWord(text: string, i: number, end: number, stopAt = -1): Wor
     }
     const raw = text.slice(start, i);
     const inner = stripContinuations(raw).slice(1, closed ? -1 : undefined);
-    return { start, end: i, raw, value: inner.split('\\' + quote).join(quote), quote };
+    return { start, end: i, raw, value: unescape(inner, quote), quote };
   }
   while (i < end) {
     const cont = continuationAt(text, i);
     if (cont > 0) {
-      i += cont;
+      // a continuation joins the word only when the word goes on after it
+      let j = i + cont;
+      while (continuationAt(text, j) > 0) j += continuationAt(text, j);
+      const next = text.charCodeAt(j);
+      if (j >= end || isSpaceCode(next) || next === stopAt) break;
+      i = j;
       continue;
     }
     const c = text.charCodeAt(i);
@@ -98,7 +106,23 @@ export function scanWord(text: string, i: number, end: number, stopAt = -1): Wor
     i++;
   }
   const raw = text.slice(start, i);
-  return { start, end: i, raw, value: stripContinuations(raw), quote: '' };
+  return { start, end: i, raw, value: unescape(stripContinuations(raw), ''), quote: '' };
+}
+
+/** httpd 2.4's substring_conf: `\\` → `\` always, `\<quote>` → quote inside a quoted word. */
+function unescape(text: string, quote: '' | '"' | "'"): string {
+  if (text.indexOf('\\') === -1) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\' && (text[i + 1] === '\\' || (quote !== '' && text[i + 1] === quote))) {
+      out += text[i + 1];
+      i++;
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 /** Splits `text[i, end)` into words. */
@@ -113,8 +137,12 @@ export function scanWords(text: string, i: number, end: number): Word[] {
   return words;
 }
 
-/** Quotes a value for a directive argument when httpd would otherwise split or alter it. */
+/**
+ * Quotes a value for a directive argument when httpd would otherwise split or
+ * alter it (white space, quotes, `\\`, a trailing `\` that would continue the
+ * line). Inside the quotes, a `\` before `\`, `"` or the closing quote is doubled.
+ */
 export function quoteArg(value: string): string {
-  if (value !== '' && !/[\s"']/.test(value) && !value.endsWith('\\')) return value;
-  return '"' + value.replace(/"/g, '\\"') + '"';
+  if (value !== '' && !/[\s"']/.test(value) && !value.includes('\\\\') && !value.endsWith('\\')) return value;
+  return '"' + value.replace(/\\(?=[\\"]|$)/g, '\\\\').replace(/"/g, '\\"') + '"';
 }

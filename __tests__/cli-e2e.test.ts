@@ -1,0 +1,227 @@
+/**
+ * End to end: spawn the built `codemod` bin on temporary copies of trees and
+ * check exit codes, output, and the bytes on disk.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+const ROOT = path.join(__dirname, '..');
+const BIN = path.join(ROOT, 'dist', 'src', 'cli.js');
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function codemod(cwd: string, ...args: string[]): Run {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'latin1', env: { ...process.env, CI: 'true' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Every file under dir (symlinks as their link text) → bytes as latin1. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, entry.name);
+      const rel = path.relative(dir, p);
+      if (entry.isSymbolicLink()) out[rel] = '-> ' + fs.readlinkSync(p);
+      else if (entry.isDirectory()) walk(p);
+      else out[rel] = fs.readFileSync(p).toString('latin1');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+let tmp: string;
+beforeEach(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'codemod-e2e-'));
+});
+afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function copyExamples(): string {
+  const dest = path.join(tmp, 'examples');
+  fs.cpSync(path.join(ROOT, 'examples'), dest, { recursive: true, verbatimSymlinks: true });
+  return dest;
+}
+
+function write(rel: string, text: string, mode?: number): string {
+  const p = path.join(tmp, rel);
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  fs.writeFileSync(p, Buffer.from(text, 'latin1'));
+  if (mode !== undefined) fs.chmodSync(p, mode);
+  return p;
+}
+
+describe('dry run', () => {
+  test('prints a git-applicable diff, leaves files untouched, exits 1', () => {
+    copyExamples();
+    const before = snapshot(tmp);
+    const r = codemod(tmp, 'examples');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^diff --git a\/examples\/upstream-2\.2\/conf\/extra\/httpd-mpm\.conf b\/examples\/upstream-2\.2\/conf\/extra\/httpd-mpm\.conf$/m);
+    expect(r.stdout).toMatch(/^-    MaxClients          150$/m);
+    expect(r.stdout).toMatch(/^\+    MaxRequestWorkers   150$/m);
+    expect(r.stderr).toMatch(/\d+ to change, \d+ unchanged, \d+ skipped, \d+ need review, \d+ need manual action, 0 errors/);
+    expect(snapshot(tmp)).toEqual(before);
+
+    fs.writeFileSync(path.join(tmp, 'out.patch'), Buffer.from(r.stdout, 'latin1'));
+    const check = spawnSync('git', ['apply', '--check', 'out.patch'], { cwd: tmp, encoding: 'utf8' });
+    expect(check.stderr).toBe('');
+    expect(check.status).toBe(0);
+  });
+
+  test('applying the patch gives the same bytes as --write', () => {
+    copyExamples();
+    const patch = codemod(tmp, 'examples').stdout;
+    fs.writeFileSync(path.join(tmp, 'out.patch'), Buffer.from(patch, 'latin1'));
+    const applied = spawnSync('git', ['apply', 'out.patch'], { cwd: tmp, encoding: 'utf8' });
+    expect(applied.status).toBe(0);
+    fs.rmSync(path.join(tmp, 'out.patch'));
+    const viaPatch = snapshot(tmp);
+
+    fs.rmSync(path.join(tmp, 'examples'), { recursive: true });
+    copyExamples();
+    expect(codemod(tmp, '--write', 'examples').status).toBe(0);
+    expect(snapshot(tmp)).toEqual(viaPatch);
+  });
+
+  test('--patch FILE writes the patch and prints no diff', () => {
+    copyExamples();
+    const r = codemod(tmp, '--patch', 'review.patch', 'examples');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(fs.readFileSync(path.join(tmp, 'review.patch'), 'latin1')).toMatch(/^diff --git a\/examples\//);
+  });
+
+  test('CRLF and non-UTF-8 bytes survive the patch round trip', () => {
+    const text = '# caf\xe9 \xff\r\nMaxClients 10\r\nServerName h\xf4te\r\n';
+    write('latin.conf', text);
+    const r = codemod(tmp, 'latin.conf');
+    expect(r.status).toBe(1);
+    fs.writeFileSync(path.join(tmp, 'p.patch'), Buffer.from(r.stdout, 'latin1'));
+    expect(spawnSync('git', ['apply', 'p.patch'], { cwd: tmp }).status).toBe(0);
+    expect(fs.readFileSync(path.join(tmp, 'latin.conf')).toString('latin1')).toBe(
+      '# caf\xe9 \xff\r\nMaxRequestWorkers 10\r\nServerName h\xf4te\r\n',
+    );
+  });
+});
+
+describe('--write and --check', () => {
+  test('--write applies, then --check exits 0 and a second --write changes nothing', () => {
+    copyExamples();
+    const w = codemod(tmp, '--write', 'examples');
+    expect(w.stderr).toMatch(/ changed, /);
+    expect(w.status).toBe(0);
+    const mpm = fs.readFileSync(path.join(tmp, 'examples/upstream-2.2/conf/extra/httpd-mpm.conf'), 'latin1');
+    expect(mpm).toMatch(/^    MaxRequestWorkers   150$/m);
+    expect(mpm).not.toMatch(/MaxClients  /);
+    const after = snapshot(tmp);
+    const c = codemod(tmp, '--check', 'examples');
+    expect(c.status).toBe(0);
+    expect(c.stdout).toBe('');
+    expect(codemod(tmp, '--write', 'examples').status).toBe(0);
+    expect(snapshot(tmp)).toEqual(after);
+  });
+
+  test('--check exits 1 and names the files that would change, without a diff', () => {
+    write('a.conf', 'MaxClients 5\n');
+    write('b.conf', 'ServerName x\n');
+    const r = codemod(tmp, '--check', 'a.conf', 'b.conf');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^would change: a\.conf$/m);
+    expect(r.stderr).not.toMatch(/b\.conf/);
+  });
+
+  test('keeps the mode, writes through a symlink once, keeps hard links together', () => {
+    const real = write('real/site.conf', 'MaxClients 5\n', 0o640);
+    fs.mkdirSync(path.join(tmp, 'enabled'));
+    fs.symlinkSync('../real/site.conf', path.join(tmp, 'enabled/site.conf'));
+    const hard = write('hard-a.conf', 'KeepAlive 1\n');
+    fs.linkSync(hard, path.join(tmp, 'hard-b.conf'));
+    const r = codemod(tmp, '--write', 'enabled', 'real', 'hard-a.conf', 'hard-b.conf');
+    expect(r.stderr).toMatch(/0 errors/);
+    expect(r.status).toBe(0);
+    expect(fs.lstatSync(path.join(tmp, 'enabled/site.conf')).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(real, 'latin1')).toBe('MaxRequestWorkers 5\n');
+    expect(fs.statSync(real).mode & 0o777).toBe(0o640);
+    expect(fs.statSync(hard).nlink).toBe(2);
+    expect(fs.readFileSync(path.join(tmp, 'hard-b.conf'), 'latin1')).toBe('KeepAlive On\n');
+  });
+});
+
+describe('errors', () => {
+  test('a missing path: one line naming it, exit 2, other files still processed', () => {
+    write('ok.conf', 'MaxClients 5\n');
+    const r = codemod(tmp, '--write', 'nope.conf', 'ok.conf');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^error: nope\.conf: .*no such file/im);
+    expect(fs.readFileSync(path.join(tmp, 'ok.conf'), 'latin1')).toBe('MaxRequestWorkers 5\n');
+  });
+
+  test('a binary file named on the command line: exit 2, file untouched', () => {
+    const bin = write('blob.conf', 'MaxClients 5\n\0\x01\x02');
+    const r = codemod(tmp, '--write', 'blob.conf');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^error: blob\.conf: .*binary/im);
+    expect(fs.readFileSync(bin, 'latin1')).toBe('MaxClients 5\n\0\x01\x02');
+  });
+
+  test('an unbalanced section: file and line, exit 2, file byte-identical, the rest written', () => {
+    const broken = '<VirtualHost *:80>\r\n  MaxClients 5\r\n<Directory /x>\r\n</VirtualHost>\r\n';
+    write('broken.conf', broken);
+    write('good.conf', 'MaxClients 5\n');
+    const r = codemod(tmp, '--write', 'broken.conf', 'good.conf');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^error: broken\.conf:4: expected <\/Directory> but saw <\/VirtualHost> \(<Directory> opened on line 3\)$/m);
+    expect(fs.readFileSync(path.join(tmp, 'broken.conf'), 'latin1')).toBe(broken);
+    expect(fs.readFileSync(path.join(tmp, 'good.conf'), 'latin1')).toBe('MaxRequestWorkers 5\n');
+  });
+
+  test('usage errors exit 2', () => {
+    write('a.conf', 'MaxClients 5\n');
+    expect(codemod(tmp, '--write', '--check', 'a.conf').status).toBe(2);
+    expect(codemod(tmp, '--only', 'no-such-transform', 'a.conf').status).toBe(2);
+    expect(codemod(tmp, '--no-such-flag', 'a.conf').status).toBe(2);
+    expect(codemod(tmp).status).toBe(2);
+    expect(fs.readFileSync(path.join(tmp, 'a.conf'), 'latin1')).toBe('MaxClients 5\n');
+  });
+});
+
+describe('selection and listing', () => {
+  test('--only and --skip pick transforms by id', () => {
+    write('a.conf', 'MaxClients 5\nKeepAlive 1\n');
+    const only = codemod(tmp, '--only', 'rename-max-clients', 'a.conf');
+    expect(only.stdout).toMatch(/^\+MaxRequestWorkers 5$/m);
+    expect(only.stdout).not.toMatch(/KeepAlive On/);
+    const skip = codemod(tmp, '--skip', 'rename-max-clients,remove-default-type', 'a.conf');
+    expect(skip.stdout).not.toMatch(/MaxRequestWorkers/);
+    expect(skip.stdout).toMatch(/^\+KeepAlive On$/m);
+  });
+
+  test('--list-transforms prints the registry in order', () => {
+    const r = codemod(tmp, '--list-transforms');
+    expect(r.status).toBe(0);
+    const ids = r.stdout.split('\n').filter((l) => /^\S/.test(l)).map((l) => l.split(/\s+/)[0]);
+    expect(ids.slice(0, 2)).toEqual(['rename-max-clients', 'rename-max-requests-per-child']);
+    expect(ids[ids.length - 1]).toBe('load-modules');
+  });
+
+  test('--format json reports files, findings and the summary', () => {
+    write('a.conf', 'NameVirtualHost *:80\nDefaultType text/plain\n');
+    const r = codemod(tmp, '--format', 'json', 'a.conf');
+    expect(r.status).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.summary).toMatchObject({ changed: 1, errors: 0, needReview: 1 });
+    expect(report.findings.map((f: { code: string; line: number }) => [f.code, f.line])).toEqual([
+      ['name-virtual-host-removed', 1],
+      ['default-type-removed', 2],
+    ]);
+    expect(report.patch).toMatch(/^-NameVirtualHost \*:80$/m);
+  });
+});

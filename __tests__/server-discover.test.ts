@@ -1,0 +1,451 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { discover } from '../src/server/discover';
+import { Discovery, ServerTree } from '../src/server/types';
+
+const CORPUS = '/work/shared/corpus/trees';
+const DEBIAN = path.join(CORPUS, 'debian-wheezy-2.2.22');
+const UPSTREAM = path.join(CORPUS, 'upstream-2.2-defaults');
+
+type Entry = string | Buffer | { symlink: string } | { hardlink: string };
+
+let tmp: string;
+beforeEach(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'server-discover-')));
+});
+afterEach(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Builds files, symlinks and hardlinks under `root` (created in order). */
+function build(root: string, entries: Record<string, Entry>): string {
+  for (const [rel, entry] of Object.entries(entries)) {
+    const p = path.join(root, rel);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    if (typeof entry === 'string' || Buffer.isBuffer(entry)) fs.writeFileSync(p, entry);
+    else if ('symlink' in entry) fs.symlinkSync(entry.symlink, p);
+    else fs.linkSync(path.join(root, entry.hardlink), p);
+  }
+  return root;
+}
+
+/** Copies a corpus tree, makes it writable, and turns its symlink stubs back into symlinks. */
+function copyTree(source: string, dest: string): string {
+  fs.cpSync(source, dest, { recursive: true });
+  const makeWritable = (p: string): void => {
+    const stat = fs.lstatSync(p);
+    fs.chmodSync(p, stat.isDirectory() ? 0o755 : 0o644);
+    if (stat.isDirectory()) for (const name of fs.readdirSync(p)) makeWritable(path.join(p, name));
+  };
+  makeWritable(dest);
+  // The corpus stores a2enmod/a2ensite symlinks as small files holding the link target.
+  for (const dir of ['mods-enabled', 'sites-enabled']) {
+    const full = path.join(dest, dir);
+    if (!fs.existsSync(full)) continue;
+    for (const name of fs.readdirSync(full)) {
+      const p = path.join(full, name);
+      const target = fs.readFileSync(p, 'latin1').trim();
+      if (!target.includes('\n') && fs.existsSync(path.resolve(full, target))) {
+        fs.unlinkSync(p);
+        fs.symlinkSync(target, p);
+      }
+    }
+  }
+  return dest;
+}
+
+const ids = (d: Discovery): string[] => d.servers.map((s) => s.id);
+const shown = (s: ServerTree): string[] => s.files.map((f) => f.displayPath);
+const allFiles = (d: Discovery) => d.servers.flatMap((s) => s.files);
+const byId = (d: Discovery, id: string): ServerTree => {
+  const s = d.servers.find((x) => x.id === id);
+  if (!s) throw new Error(`no server ${id} in ${ids(d).join(', ')}`);
+  return s;
+};
+
+describe('Debian layout (debian-wheezy-2.2.22)', () => {
+  let root: string;
+  beforeEach(() => {
+    root = copyTree(DEBIAN, path.join(tmp, 'apache2'));
+    expect(fs.lstatSync(path.join(root, 'sites-enabled/000-default')).isSymbolicLink()).toBe(true);
+  });
+
+  it('groups apache2.conf and its includes into one server, each file once', () => {
+    const d = discover(['.'], { cwd: root });
+    expect(d.errors).toEqual([]);
+    const server = d.servers[0];
+    expect(server.id).toBe('apache2.conf');
+    expect(server.main?.role).toBe('main');
+    expect(server.serverRoot).toBe(root);
+
+    const files = shown(server);
+    const enabledMods = fs.readdirSync(path.join(root, 'mods-enabled'));
+    const conf = fs.readdirSync(path.join(root, 'conf.d'));
+    expect(files).toHaveLength(1 + enabledMods.length + 1 + conf.length + 1);
+    expect(new Set(files).size).toBe(files.length);
+    expect(files[0]).toBe('apache2.conf');
+    // symlinked files show under their real name, once
+    expect(files.filter((f) => f.startsWith('mods-enabled/') || f.startsWith('sites-enabled/'))).toEqual([]);
+    expect(files).toContain('mods-available/alias.load');
+    expect(files).toContain('mods-available/alias.conf');
+    // include order: *.load, *.conf, ports.conf, conf.d/ (sorted), sites-enabled/
+    const at = (f: string) => files.indexOf(f);
+    expect(at('mods-available/status.load')).toBeLessThan(at('mods-available/alias.conf'));
+    expect(at('mods-available/status.conf')).toBeLessThan(at('ports.conf'));
+    expect(files.slice(at('ports.conf'))).toEqual([
+      'ports.conf',
+      'conf.d/charset',
+      'conf.d/localized-error-pages',
+      'conf.d/other-vhosts-access-log',
+      'conf.d/security',
+      'sites-available/default',
+    ]);
+    expect(server.files.slice(1).every((f) => f.role === 'included')).toBe(true);
+
+    const mainIncludes = server.includes.get(path.join(root, 'apache2.conf')) ?? [];
+    expect(mainIncludes).toContain(path.join(root, 'mods-available/alias.load'));
+    expect(mainIncludes[mainIncludes.length - 1]).toBe(path.join(root, 'sites-available/default'));
+  });
+
+  it('keeps every other config file as its own fragment, and reports the rest as skipped', () => {
+    const d = discover(['.'], { cwd: root });
+    const real = allFiles(d).map((f) => f.realPath);
+    expect(new Set(real).size).toBe(real.length);
+    const fragment = byId(d, 'sites-available/default-ssl');
+    expect(fragment.main).toBeNull();
+    expect(fragment.serverRoot).toBeNull();
+    expect(fragment.files.map((f) => f.role)).toEqual(['fragment']);
+    expect(ids(d)).toContain('mods-available/ssl.load');
+    expect(ids(d)).not.toContain('sites-enabled/000-default');
+    // 89 files in mods-available, 2 sites, 4 conf.d, ports.conf, apache2.conf: all once
+    expect(real).toHaveLength(89 + 2 + 4 + 1 + 1);
+    expect(d.skipped).toEqual([
+      { path: 'envvars', reason: 'not a configuration file name' },
+      { path: 'magic', reason: 'not a configuration file name' },
+    ]);
+    const fragments = d.servers.slice(1).map((s) => s.id);
+    expect(fragments).toEqual([...fragments].sort());
+  });
+
+  it('finds the same server from apache2.conf alone, showing the paths as included', () => {
+    const whole = discover(['.'], { cwd: root });
+    const alone = discover(['apache2.conf'], { cwd: root });
+    expect(ids(alone)).toEqual(['apache2.conf']);
+    const real = (s: ServerTree) => s.files.map((f) => f.realPath);
+    expect(real(alone.servers[0])).toEqual(real(whole.servers[0]));
+    // only the symlinks were seen: they are the paths shown
+    expect(shown(alone.servers[0])).toContain('mods-enabled/alias.load');
+    expect(shown(alone.servers[0])).toContain('sites-enabled/000-default');
+  });
+
+  it('shows the symlink path when only the symlink was seen', () => {
+    const d = discover(['sites-enabled/000-default'], { cwd: root });
+    expect(d.servers).toHaveLength(1);
+    expect(d.servers[0].files[0].displayPath).toBe('sites-enabled/000-default');
+    expect(d.servers[0].files[0].realPath).toBe(path.join(root, 'sites-available/default'));
+  });
+
+  it('is deterministic', () => {
+    const summary = (d: Discovery) => JSON.stringify([d.servers.map((s) => [s.id, shown(s), [...s.includes]]), d.skipped]);
+    expect(summary(discover(['.'], { cwd: root }))).toBe(summary(discover(['.'], { cwd: root })));
+  });
+});
+
+describe('upstream layout (upstream-2.2-defaults)', () => {
+  it('maps ServerRoot "/usr/local/apache2" onto the tree and does not follow commented Includes', () => {
+    const d = discover(['.'], { cwd: UPSTREAM });
+    expect(d.errors).toEqual([]);
+    const server = d.servers[0];
+    expect(server.id).toBe('conf/httpd.conf');
+    expect(server.serverRoot).toBe(UPSTREAM);
+    expect(shown(server)).toEqual(['conf/httpd.conf']);
+    expect(server.includes.get(path.join(UPSTREAM, 'conf/httpd.conf'))).toEqual([]);
+    expect(d.servers.slice(1).map((s) => s.files[0].role)).toEqual(Array(11).fill('fragment'));
+  });
+
+  it('follows an uncommented relative Include and an absolute one under the configured ServerRoot', () => {
+    const root = copyTree(UPSTREAM, path.join(tmp, 'apache'));
+    const conf = path.join(root, 'conf/httpd.conf');
+    const text = fs
+      .readFileSync(conf, 'latin1')
+      .replace('#Include conf/extra/httpd-mpm.conf', 'Include conf/extra/httpd-mpm.conf')
+      .replace('#Include conf/extra/httpd-ssl.conf', 'Include /usr/local/apache2/conf/extra/httpd-ssl.conf');
+    fs.writeFileSync(conf, text, 'latin1');
+    const d = discover(['.'], { cwd: root });
+    expect(d.errors).toEqual([]);
+    expect(d.servers[0].serverRoot).toBe(root);
+    expect(shown(d.servers[0])).toEqual(['conf/httpd.conf', 'conf/extra/httpd-mpm.conf', 'conf/extra/httpd-ssl.conf']);
+    expect(d.servers).toHaveLength(1 + 9);
+  });
+});
+
+describe('Include resolution', () => {
+  it('follows an absolute-path Include outside the scanned directory', () => {
+    const other = build(path.join(tmp, 'elsewhere'), { 'vhosts.conf': 'ServerName example.org\n' });
+    const root = build(path.join(tmp, 'site'), { 'httpd.conf': `Include ${other}/vhosts.conf\n` });
+    const d = discover(['.'], { cwd: root });
+    expect(ids(d)).toEqual(['httpd.conf']);
+    expect(shown(d.servers[0])).toEqual(['httpd.conf', `${other}/vhosts.conf`]);
+    expect(d.servers[0].includes.get(path.join(root, 'httpd.conf'))).toEqual([path.join(other, 'vhosts.conf')]);
+  });
+
+  it('includes a directory recursively, sorted, without backups', () => {
+    const root = build(tmp, {
+      'httpd.conf': 'Include conf.d/\n',
+      'conf.d/b': 'B\n',
+      'conf.d/a.conf': 'A\n',
+      'conf.d/a.conf~': 'old\n',
+      'conf.d/a.conf.bak': 'old\n',
+      'conf.d/a.conf.dpkg-old': 'old\n',
+      'conf.d/sub/c.conf': 'C\n',
+      'conf.d/z.conf': 'Z\n',
+    });
+    const d = discover(['httpd.conf'], { cwd: root });
+    expect(d.errors).toEqual([]);
+    expect(shown(d.servers[0])).toEqual(['httpd.conf', 'conf.d/a.conf', 'conf.d/b', 'conf.d/sub/c.conf', 'conf.d/z.conf']);
+  });
+
+  it('records nothing for a glob matching nothing or a missing file', () => {
+    const root = build(tmp, {
+      'httpd.conf': 'Include missing/*.conf\nIncludeOptional nothere.conf\nInclude empty/*.conf\n',
+      'empty/.keep': '',
+    });
+    const d = discover(['.'], { cwd: root });
+    expect(d.errors).toEqual([]);
+    expect(shown(d.servers[0])).toEqual(['httpd.conf']);
+    expect(d.servers[0].includes.get(path.join(root, 'httpd.conf'))).toEqual([]);
+  });
+
+  it('expands globs in the last component and in directories, sorted, skipping dotfiles and backups', () => {
+    const root = build(tmp, {
+      'main.conf': 'ServerRoot "/srv/nowhere"\nInclude sites/*/site.conf\nInclude mods/[ab]?.load\nInclude mods/*.conf\n',
+      'sites/b/site.conf': '',
+      'sites/a/site.conf': '',
+      'sites/a/other.conf': '',
+      'mods/b1.load': '',
+      'mods/a1.load': '',
+      'mods/c1.load': '',
+      'mods/x.conf': '',
+      'mods/.hidden.conf': '',
+      'mods/y.conf~': '',
+    });
+    const d = discover(['main.conf'], { cwd: root });
+    expect(d.servers[0].serverRoot).toBe(root);
+    expect(shown(d.servers[0])).toEqual([
+      'main.conf',
+      'sites/a/site.conf',
+      'sites/b/site.conf',
+      'mods/a1.load',
+      'mods/b1.load',
+      'mods/x.conf',
+    ]);
+  });
+
+  it('follows Include lines nested in sections, in file order', () => {
+    const root = build(tmp, {
+      'httpd.conf': [
+        '<IfModule mod_ssl.c>',
+        '  Include ssl.conf',
+        '</IfModule>',
+        '#Include commented.conf',
+        '<VirtualHost *:80>',
+        '  IncludeOptional "vhost.conf"',
+        '</VirtualHost>',
+        '',
+      ].join('\n'),
+      'ssl.conf': '',
+      'vhost.conf': '',
+      'commented.conf': '',
+    });
+    const d = discover(['httpd.conf'], { cwd: root });
+    expect(shown(d.servers[0])).toEqual(['httpd.conf', 'ssl.conf', 'vhost.conf']);
+  });
+
+  it('survives a cycle (A includes B includes A)', () => {
+    const root = build(tmp, { 'httpd.conf': 'Include b.conf\n', 'b.conf': 'Include httpd.conf\n' });
+    const d = discover(['.'], { cwd: root });
+    expect(ids(d)).toEqual(['httpd.conf']);
+    expect(shown(d.servers[0])).toEqual(['httpd.conf', 'b.conf']);
+    expect(d.servers[0].includes.get(path.join(root, 'b.conf'))).toEqual([path.join(root, 'httpd.conf')]);
+  });
+
+  it('picks the first by path as main when two files include each other', () => {
+    const root = build(tmp, { 'b.conf': 'Include a.conf\n', 'a.conf': 'Include b.conf\n' });
+    const d = discover(['.'], { cwd: root });
+    expect(ids(d)).toEqual(['a.conf']);
+    expect(shown(d.servers[0])).toEqual(['a.conf', 'b.conf']);
+  });
+
+  it('treats a file that includes a main config as the main', () => {
+    const root = build(tmp, { 'wrapper.conf': 'Include conf/httpd.conf\n', 'conf/httpd.conf': 'Listen 80\n' });
+    const d = discover(['.'], { cwd: root });
+    expect(ids(d)).toEqual(['wrapper.conf']);
+    expect(d.servers[0].files.map((f) => [f.displayPath, f.role])).toEqual([
+      ['wrapper.conf', 'main'],
+      ['conf/httpd.conf', 'included'],
+    ]);
+  });
+
+  it('gives a file included by two mains to the first by path', () => {
+    const shared = build(path.join(tmp, 'shared'), { 'common.conf': '' });
+    const root = build(path.join(tmp, 'servers'), {
+      'a/httpd.conf': `Include ${shared}/common.conf\n`,
+      'b/httpd.conf': `Include ${shared}/common.conf\n`,
+    });
+    const d = discover(['.'], { cwd: root });
+    expect(ids(d)).toEqual(['a/httpd.conf', 'b/httpd.conf']);
+    expect(shown(d.servers[0])).toEqual(['a/httpd.conf', `${shared}/common.conf`]);
+    expect(shown(d.servers[1])).toEqual(['b/httpd.conf']);
+  });
+
+  it('maps an absolute ServerRoot that does not hold the config, and honours options.serverRoot', () => {
+    const root = build(tmp, {
+      'etc/httpd.conf': 'ServerRoot "/opt/web"\nInclude /opt/web/etc/extra/*.conf\nInclude etc/local.conf\n',
+      'etc/extra/one.conf': '',
+      'etc/local.conf': '',
+      'alt/etc/local.conf': '',
+    });
+    const mapped = discover(['etc/httpd.conf'], { cwd: root });
+    expect(mapped.servers[0].serverRoot).toBe(root);
+    expect(shown(mapped.servers[0])).toEqual(['etc/httpd.conf', 'etc/extra/one.conf', 'etc/local.conf']);
+
+    const forced = discover(['etc/httpd.conf'], { cwd: root, serverRoot: 'alt' });
+    expect(forced.servers[0].serverRoot).toBe(path.join(root, 'alt'));
+    expect(shown(forced.servers[0])).toEqual(['etc/httpd.conf', 'alt/etc/local.conf']);
+  });
+
+  it('expands ${APACHE_*} from envvars and skips unresolvable Include lines silently', () => {
+    const root = build(tmp, {
+      'apache2.conf': [
+        'Include ${APACHE_EXTRA}/x.conf',
+        'Include ${APACHE_CONFDIR}/y.conf',
+        'Include ${APACHE_UNSET}/z.conf',
+        'Include ${APACHE_SUFFIXED}/z.conf',
+        'Include @exp_sysconfdir@/z.conf',
+        '',
+      ].join('\n'),
+      envvars: `export APACHE_EXTRA=${tmp}/extra\nexport APACHE_SUFFIXED=/etc/x$SUFFIX\n`,
+      'extra/x.conf': '',
+      'y.conf': '',
+      'z.conf': '',
+    });
+    const d = discover(['apache2.conf'], { cwd: root });
+    expect(d.errors).toEqual([]);
+    expect(shown(d.servers[0])).toEqual(['apache2.conf', 'extra/x.conf', 'y.conf']);
+
+    fs.unlinkSync(path.join(root, 'envvars'));
+    expect(shown(discover(['apache2.conf'], { cwd: root }).servers[0])).toEqual(['apache2.conf']);
+  });
+
+  it('passes over a binary file reached by Include, and un-skips a non-config file an Include reaches', () => {
+    const root = build(tmp, {
+      'httpd.conf': 'Include blob.conf\nInclude extra/vhosts.txt\n',
+      'blob.conf': Buffer.from([0x41, 0x00, 0x42]),
+      'extra/vhosts.txt': 'ServerName a\n',
+      'README': 'text\n',
+    });
+    const d = discover(['.'], { cwd: root });
+    expect(d.errors).toEqual([]);
+    expect(shown(d.servers[0])).toEqual(['httpd.conf', 'extra/vhosts.txt']);
+    expect(d.skipped).toEqual([
+      { path: 'README', reason: 'not a configuration file name' },
+      { path: 'blob.conf', reason: 'binary file (contains NUL bytes)' },
+    ]);
+  });
+});
+
+describe('scanning and input errors', () => {
+  it('does not descend a symlinked directory', () => {
+    build(tmp, { 'real/hidden.conf': '', 'scan/own.conf': '', 'scan/link': { symlink: '../real' } });
+    const d = discover(['scan'], { cwd: tmp });
+    expect(ids(d)).toEqual(['scan/own.conf']);
+    expect(d.skipped).toEqual([{ path: 'scan/link', reason: 'symbolic link to a directory (not followed)' }]);
+  });
+
+  it('skips a binary file while scanning but reports it when named', () => {
+    build(tmp, { 'dir/bin.conf': Buffer.from('Listen 80\n\0\0\0'), 'dir/ok.conf': 'Listen 80\n' });
+    const scanned = discover(['dir'], { cwd: tmp });
+    expect(scanned.errors).toEqual([]);
+    expect(ids(scanned)).toEqual(['dir/ok.conf']);
+    expect(scanned.skipped).toEqual([{ path: 'dir/bin.conf', reason: 'binary file (contains NUL bytes)' }]);
+
+    const named = discover(['dir/bin.conf', 'dir/ok.conf'], { cwd: tmp });
+    expect(named.errors).toEqual([{ path: 'dir/bin.conf', message: 'binary file (contains NUL bytes)' }]);
+    expect(ids(named)).toEqual(['dir/ok.conf']);
+  });
+
+  it('skips editor backups, node_modules and .git while scanning', () => {
+    build(tmp, {
+      'a.conf': '',
+      'a.conf~': '',
+      'b.conf.orig': '',
+      '.a.conf.swp': '',
+      'node_modules/x/y.conf': '',
+      '.git/config.conf': '',
+    });
+    const d = discover(['.'], { cwd: tmp });
+    expect(ids(d)).toEqual(['a.conf']);
+    expect(d.skipped.map((s) => [s.path, s.reason])).toEqual([
+      ['.a.conf.swp', 'editor backup'],
+      ['a.conf~', 'editor backup'],
+      ['b.conf.orig', 'editor backup'],
+    ]);
+  });
+
+  it('reports a missing path and proceeds with the others', () => {
+    build(tmp, { 'ok.conf': 'Listen 80\n' });
+    const d = discover(['nope.conf', 'ok.conf', path.join(tmp, 'nodir')], { cwd: tmp });
+    expect(d.errors).toEqual([
+      { path: 'nope.conf', message: 'no such file or directory' },
+      { path: 'nodir', message: 'no such file or directory' },
+    ]);
+    expect(ids(d)).toEqual(['ok.conf']);
+  });
+
+  it('reports a path that cannot be opened as a file', () => {
+    // Tests run as root, for whom chmod 000 does not stop reading: a path
+    // through a regular file fails the same way an unreadable one would.
+    build(tmp, { 'ok.conf': '' });
+    const d = discover(['ok.conf/inner.conf'], { cwd: tmp });
+    expect(d.errors).toEqual([{ path: 'ok.conf/inner.conf', message: 'not a directory' }]);
+    expect(d.servers).toEqual([]);
+  });
+
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  (asRoot ? it.skip : it)('reports an unreadable file (not as root)', () => {
+    build(tmp, { 'locked.conf': 'Listen 80\n' });
+    fs.chmodSync(path.join(tmp, 'locked.conf'), 0o000);
+    const d = discover(['locked.conf'], { cwd: tmp });
+    expect(d.errors).toEqual([{ path: 'locked.conf', message: 'permission denied' }]);
+  });
+
+  it('keeps a .htaccess file as its own server', () => {
+    build(tmp, { 'conf/httpd.conf': 'Listen 80\n', 'www/blog/.htaccess': 'Order deny,allow\n' });
+    const d = discover(['.'], { cwd: tmp });
+    expect(ids(d)).toEqual(['conf/httpd.conf', 'www/blog/.htaccess']);
+    const ht = byId(d, 'www/blog/.htaccess');
+    expect(ht.main).toBeNull();
+    expect(ht.serverRoot).toBeNull();
+    expect(ht.files.map((f) => f.role)).toEqual(['htaccess']);
+  });
+
+  it('dedupes a hardlink pair and a file named twice through a symlink', () => {
+    build(tmp, {
+      'a.conf': 'Listen 80\n',
+      'b.conf': { hardlink: 'a.conf' },
+      'c.conf': 'Listen 81\n',
+      'link.conf': { symlink: 'c.conf' },
+    });
+    const d = discover(['link.conf', '.', 'c.conf'], { cwd: tmp });
+    expect(ids(d)).toEqual(['a.conf', 'c.conf']);
+    expect(d.servers[1].files[0].realPath).toBe(path.join(tmp, 'c.conf'));
+    expect(d.servers[0].files[0].original).toBe('Listen 80\n');
+  });
+
+  it('shows paths outside cwd as absolute, with forward slashes', () => {
+    build(tmp, { 'x/site.conf': '' });
+    const d = discover([path.join(tmp, 'x')], { cwd: path.join(tmp, 'elsewhere') });
+    expect(ids(d)).toEqual([`${tmp}/x/site.conf`]);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Every file discovery meets, keyed by identity (device + inode), so one file
+ * reached through a symlink, a hardlink and its own name is read and parsed
+ * once. Remembers each path it was found under, to pick the path to show.
+ */
+import * as fs from 'fs';
+import { ConfigFile, parse } from '../cst';
+import { comparePaths } from './display-path';
+import { describeFsError, readSource } from './read-source';
+
+export class FoundFile {
+  /** Absolute paths this file was found under, in the order met. */
+  readonly paths: string[] = [];
+
+  constructor(
+    readonly identity: string,
+    readonly text: string,
+    readonly tree: ConfigFile,
+  ) {}
+
+  addPath(absPath: string): void {
+    if (!this.paths.includes(absPath)) this.paths.push(absPath);
+  }
+
+  /**
+   * The path to show: one whose last component is not a symlink (the real
+   * file's own name) when one was seen, else the first found; ties by sort order.
+   */
+  get preferredPath(): string {
+    const direct = this.paths.filter((p) => !isSymlink(p)).sort(comparePaths);
+    return direct.length > 0 ? direct[0] : this.paths[0];
+  }
+
+  get realPath(): string {
+    try {
+      return fs.realpathSync(this.preferredPath);
+    } catch {
+      return this.preferredPath;
+    }
+  }
+}
+
+export type LoadResult =
+  | { readonly kind: 'file'; readonly file: FoundFile }
+  | { readonly kind: 'directory' }
+  | { readonly kind: 'binary' }
+  | { readonly kind: 'error'; readonly message: string };
+
+export class FileRegistry {
+  private readonly byIdentity = new Map<string, LoadResult>();
+
+  /** Stats (following symlinks), then reads and parses a file the first time its identity is met. */
+  load(absPath: string): LoadResult {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(absPath);
+    } catch (err) {
+      return { kind: 'error', message: describeFsError(err) };
+    }
+    if (stat.isDirectory()) return { kind: 'directory' };
+    if (!stat.isFile()) return { kind: 'error', message: 'not a regular file' };
+    const identity = `${stat.dev}:${stat.ino}`;
+    let result = this.byIdentity.get(identity);
+    if (!result) {
+      const read = readSource(absPath);
+      result =
+        read.kind === 'text' ? { kind: 'file', file: new FoundFile(identity, read.text, parse(read.text)) } : read;
+      this.byIdentity.set(identity, result);
+    }
+    if (result.kind === 'file') result.file.addPath(absPath);
+    return result;
+  }
+}
+
+function isSymlink(absPath: string): boolean {
+  try {
+    return fs.lstatSync(absPath).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

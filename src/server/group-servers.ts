@@ -1,0 +1,130 @@
+/**
+ * Groups the files found into servers.
+ *
+ * Main configs are the files named httpd.conf / apache2.conf and the files
+ * that include others or set ServerRoot, unless another such file includes
+ * them (in a cycle, a file named like a main config wins, then the first
+ * by path). Each main owns itself and the
+ * files it reaches, in include order; a file reached by two mains belongs to
+ * the first by path. Every file found but reached by no main (.htaccess files,
+ * fragments, disabled sites) is a server of its own.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { FileRole, ServerTree, SourceFile } from './types';
+import { comparePaths } from './display-path';
+import { FileRegistry, FoundFile } from './file-registry';
+import { isHtaccess, isMainConfigName } from './file-names';
+import { includeContextFor } from './include-context';
+import { IncludeClosure, Problem, followIncludes, hasServerDirectives } from './resolve-includes';
+
+export interface GroupInput {
+  /** Files named on the command line or met by a directory scan. */
+  readonly found: readonly FoundFile[];
+  readonly registry: FileRegistry;
+  readonly serverRootOverride: string | null;
+  readonly display: (absPath: string) => string;
+}
+
+export interface Grouping {
+  readonly servers: ServerTree[];
+  readonly errors: Problem[];
+  readonly skipped: Problem[];
+  /** Files placed in some server. */
+  readonly members: ReadonlySet<FoundFile>;
+}
+
+export function groupServers(input: GroupInput): Grouping {
+  const { display } = input;
+  const candidates = input.found.filter(isMainCandidate);
+  const closures = new Map<FoundFile, { closure: IncludeClosure; root: string; reached: Set<FoundFile> }>();
+  for (const candidate of candidates) {
+    const ctx = includeContextFor(candidate, input.serverRootOverride);
+    const closure = followIncludes(candidate, input.registry, ctx, display);
+    closures.set(candidate, { closure, root: ctx.serverRoot.root, reached: new Set(closure.order) });
+  }
+
+  // Display paths are final once every Include has been followed.
+  const keys = new Map<FoundFile, string>();
+  const keyOf = (f: FoundFile): string => {
+    let key = keys.get(f);
+    if (key === undefined) keys.set(f, (key = display(f.preferredPath)));
+    return key;
+  };
+  const byPath = (a: FoundFile, b: FoundFile) => comparePaths(keyOf(a), keyOf(b));
+  const realPaths = new Map<FoundFile, string>();
+  const realPathOf = (f: FoundFile): string => {
+    let real = realPaths.get(f);
+    if (real === undefined) realPaths.set(f, (real = f.realPath));
+    return real;
+  };
+
+  const reaches = (from: FoundFile, to: FoundFile): boolean =>
+    from !== to && (closures.get(from)?.reached.has(to) ?? false);
+  // in a cycle, httpd.conf / apache2.conf wins, then the first by path
+  const firstInCycle = (a: FoundFile, b: FoundFile): boolean =>
+    hasMainName(a) !== hasMainName(b) ? hasMainName(a) : byPath(a, b) < 0;
+  const mains = candidates
+    .filter((c) => !candidates.some((d) => reaches(d, c) && (!reaches(c, d) || firstInCycle(d, c))))
+    .sort(byPath);
+
+  const sources = new Map<FoundFile, SourceFile>();
+  const sourceOf = (f: FoundFile, role: FileRole): SourceFile => {
+    let source = sources.get(f);
+    if (!source) {
+      source = { realPath: realPathOf(f), displayPath: keyOf(f), role, original: f.text, tree: f.tree };
+      sources.set(f, source);
+    }
+    return source;
+  };
+
+  const servers: ServerTree[] = [];
+  const errors: Problem[] = [];
+  const skipped: Problem[] = [];
+  const members = new Set<FoundFile>();
+  for (const main of mains) {
+    const { closure, root } = closures.get(main) as { closure: IncludeClosure; root: string };
+    const owned = closure.order.filter((f) => !members.has(f));
+    owned.forEach((f) => members.add(f));
+    const files = owned.map((f) => sourceOf(f, f === main ? 'main' : 'included'));
+    const includes = new Map<string, readonly string[]>();
+    for (const f of owned) includes.set(realPathOf(f), (closure.edges.get(f) ?? []).map(realPathOf));
+    servers.push({ id: keyOf(main), main: files[0], serverRoot: root, files, includes });
+    errors.push(...closure.errors);
+    skipped.push(...closure.skipped);
+  }
+
+  const loose = input.found.filter((f) => !members.has(f)).sort(byPath);
+  for (const f of loose) {
+    members.add(f);
+    const role: FileRole = f.paths.some((p) => isHtaccess(path.basename(p))) ? 'htaccess' : 'fragment';
+    const source = sourceOf(f, role);
+    servers.push({
+      id: source.displayPath,
+      main: null,
+      serverRoot: null,
+      files: [source],
+      includes: new Map([[source.realPath, []]]),
+    });
+  }
+  return { servers, errors, skipped, members };
+}
+
+function namesOf(f: FoundFile): string[] {
+  const names = f.paths.map((p) => path.basename(p));
+  try {
+    names.push(path.basename(fs.realpathSync(f.preferredPath)));
+  } catch {
+    // keep the names as found
+  }
+  return names;
+}
+
+function hasMainName(f: FoundFile): boolean {
+  return namesOf(f).some(isMainConfigName);
+}
+
+function isMainCandidate(f: FoundFile): boolean {
+  if (namesOf(f).some(isHtaccess)) return false;
+  return hasMainName(f) || hasServerDirectives(f.tree);
+}
