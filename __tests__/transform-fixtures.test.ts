@@ -3,6 +3,8 @@
  *   __tests__/fixtures/<transform-id>/<case>.input.conf
  *   __tests__/fixtures/<transform-id>/<case>.output.conf   (absent: the input must stay unchanged)
  *   __tests__/fixtures/<transform-id>/<case>.findings.json (optional: expected [code, severity, line] triples)
+ * A case named `main-…` is a whole server's main config, `htaccess-…` a .htaccess file; any
+ * other is a fragment of a server the run cannot see.
  * Each case also checks the input's round trip and the idempotence of the output.
  * UPDATE_FIXTURES=1 rewrites the outputs; read every diff before committing.
  */
@@ -36,7 +38,8 @@ describe.each(cases)('$transform.id / $name', ({ transform, dir, name }) => {
   const outputFile = path.join(dir, `${name}.output.conf`);
   const findingsFile = path.join(dir, `${name}.findings.json`);
   const pipeline = transform.id === 'load-modules' ? [transform] : [transform, ...planner];
-  const result = transformText(input, pipeline, {}, `${name}.conf`);
+  const role = name.startsWith('main-') ? 'main' : name.startsWith('htaccess-') ? 'htaccess' : 'fragment';
+  const result = transformText(input, pipeline, {}, `${name}.conf`, role);
 
   test('input round-trips', () => {
     expect(parse(input).print()).toBe(input);
@@ -57,7 +60,7 @@ describe.each(cases)('$transform.id / $name', ({ transform, dir, name }) => {
   });
 
   test('a second run changes nothing', () => {
-    const again = transformText(result.output, pipeline, {}, `${name}.conf`);
+    const again = transformText(result.output, pipeline, {}, `${name}.conf`, role);
     expect(again.output).toBe(result.output);
   });
 

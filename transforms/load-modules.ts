@@ -61,8 +61,10 @@ export const loadModules: Transform = {
           file,
           null,
           'module-needed',
-          `load ${request.module}_module on 2.4 (${request.reason}); this server has no LoadModule lines to add it beside`,
-          'manual',
+          server.main
+            ? `load ${request.module}_module on 2.4 (${request.reason}); this server has no LoadModule lines to add it beside`
+            : `the main config must load ${request.module}_module on 2.4 (${request.reason}); it was not part of this run`,
+          server.main ? 'manual' : 'review',
         );
       }
       return;

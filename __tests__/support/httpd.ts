@@ -132,3 +132,74 @@ function safeKill(pid: number, signal: NodeJS.Signals): void {
     /* gone */
   }
 }
+
+/**
+ * Picks `count` distinct free TCP ports on 127.0.0.1 (all are held open at
+ * once while picking, so no port is handed out twice).
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers: net.Server[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const server = net.createServer();
+      servers.push(server);
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () => resolve());
+      });
+    }
+    return servers.map((s) => (s.address() as net.AddressInfo).port);
+  } finally {
+    await Promise.all(servers.map((s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve()))));
+  }
+}
+
+/**
+ * Like `startServer`, but rejects as soon as httpd exits (bad config, port
+ * taken) instead of waiting out the timeout; the rejection carries httpd's
+ * stderr and `dir/error.log`. The server runs in its own process group; `stop()`
+ * sends SIGTERM to the group and SIGKILL (to the whole group) after 5 s.
+ */
+export async function startServerChecked(configFile: string, port: number, dir: string, timeoutMs = 10000): Promise<RunningServer> {
+  const child = spawn(APACHE2, ['-f', configFile, '-D', 'FOREGROUND'], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  let gone = false;
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<void>((resolve) => {
+    child.on('exit', () => {
+      gone = true;
+      resolve();
+    });
+    child.on('error', (e) => {
+      stderr += String(e);
+      gone = true;
+      resolve();
+    });
+  });
+  const pid = child.pid;
+  const stop = async () => {
+    if (!pid) return;
+    if (gone) return;
+    safeKill(-pid, 'SIGTERM');
+    let forced = false;
+    const timer = setTimeout(() => {
+      forced = true;
+      safeKill(-pid, 'SIGKILL');
+    }, 5000);
+    await exited;
+    clearTimeout(timer);
+    // The parent was killed hard: its children may still be in the group.
+    if (forced) safeKill(-pid, 'SIGKILL');
+  };
+  const deadline = Date.now() + timeoutMs;
+  let up = false;
+  while (!gone && !up && Date.now() < deadline) {
+    up = await waitForPort(port, Math.min(deadline, Date.now() + 100));
+  }
+  if (!up || gone) {
+    await stop();
+    const log = fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : '';
+    throw new Error(`httpd did not start on port ${port}${gone ? ` (exited, code ${child.exitCode ?? child.signalCode})` : ' (timeout)'}: ${stderr}${log}`);
+  }
+  return { port, dir, stop };
+}

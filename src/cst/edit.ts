@@ -147,8 +147,9 @@ export function insertAfter(ref: Node, lines: readonly NewLine[]): Node[] {
   const refLast = lastLine(ref);
   const refEol = refLast.lineEnd;
   const eol = refEol || dominantLineEnd(file);
-  if (refEol === '') refLast.setLineEnd(eol);
   const nodes = build(file, lines, ref.indent, eol, refEol === '' ? '' : eol);
+  // only once the new text is known to parse, and when there is some
+  if (refEol === '' && nodes.length > 0) refLast.setLineEnd(eol);
   insertAt(ref.parent as Container, indexInParent(ref) + 1, nodes);
   return nodes;
 }
@@ -158,25 +159,33 @@ export function childIndent(section: Section): string {
   return firstChildIndent(section) ?? section.indent + indentUnit(requireFile(section));
 }
 
+/** Any line node: what lastLine returns. */
+type LineNode = ReturnType<typeof lastLine>;
+
 /**
- * New lines go right after `prev`. When `prev` is the file's last line and has
- * no line ending, it gets `eol` and the new last line goes without, so the
- * file keeps ending without a newline. Returns the new last line's ending.
+ * Builds lines that go right after `prev`. When `prev` is the file's last line
+ * without a line ending, it gets `eol` and the new last line goes without, so
+ * the file keeps ending without a newline.
  */
-function continueAfter(prev: { lineEnd: string; setLineEnd(eol: string): void } | null, eol: string): string {
-  if (!prev || prev.lineEnd !== '') return eol;
-  prev.setLineEnd(eol);
-  return '';
+function buildAfter(
+  file: ConfigFile,
+  prev: LineNode | null,
+  lines: readonly NewLine[],
+  indent: string,
+  eol: string,
+): Node[] {
+  const open = prev && prev.lineEnd === '' ? prev : null;
+  const nodes = build(file, lines, indent, eol, open ? '' : eol);
+  if (open && nodes.length > 0) open.setLineEnd(eol);
+  return nodes;
 }
 
 /** Appends lines at the end of a section's body, before its close tag. */
 export function appendToSection(section: Section, lines: readonly NewLine[]): Node[] {
   const file = requireFile(section);
   const eol = section.open.lineEnd || dominantLineEnd(file);
-  const indent = childIndent(section);
   // without a close tag, the section's last line may be the file's last
-  const lastEol = continueAfter(section.close ? null : lastLine(section), eol);
-  const nodes = build(file, lines, indent, eol, lastEol);
+  const nodes = buildAfter(file, section.close ? null : lastLine(section), lines, childIndent(section), eol);
   insertAt(section, section.body.length, nodes);
   return nodes;
 }
@@ -185,19 +194,15 @@ export function appendToSection(section: Section, lines: readonly NewLine[]): No
 export function prependToSection(section: Section, lines: readonly NewLine[]): Node[] {
   const file = requireFile(section);
   const eol = section.open.lineEnd || dominantLineEnd(file);
-  const indent = childIndent(section);
-  const lastEol = continueAfter(section.open, eol);
-  const nodes = build(file, lines, indent, eol, lastEol);
+  const nodes = buildAfter(file, section.open, lines, childIndent(section), eol);
   insertAt(section, 0, nodes);
   return nodes;
 }
 
 /** Appends lines at the end of a file, at top level; a file without a final newline keeps it that way. */
 export function appendToFile(file: ConfigFile, lines: readonly NewLine[]): Node[] {
-  const eol = dominantLineEnd(file);
   const last = file.body[file.body.length - 1];
-  const lastEol = continueAfter(last ? lastLine(last) : null, eol);
-  const nodes = build(file, lines, '', eol, lastEol);
+  const nodes = buildAfter(file, last ? lastLine(last) : null, lines, '', dominantLineEnd(file));
   insertAt(file, file.body.length, nodes);
   return nodes;
 }

@@ -192,7 +192,7 @@ abstract class NamedLine extends LineBase {
    */
   setArgs(values: readonly string[]): void {
     const old = this.args;
-    const spelled = values.map((v, i) => (old[i] && old[i].value === v ? old[i].raw : quoteArg(v)));
+    const spelled = values.map((v, i) => (old[i] && old[i].value === v && standsAlone(old[i].raw) ? old[i].raw : quoteArg(v)));
     const [start] = this.argRegion();
     const end = old.length > 0 ? old[old.length - 1].end : start;
     const sep = this.raw.slice(this.nameEnd, start);
@@ -201,6 +201,17 @@ abstract class NamedLine extends LineBase {
     // what follows the last argument (trailing blanks, the line ending; `>` for a tag) stays
     this.raw = before + lead + spelled.join(' ') + this.raw.slice(end);
   }
+}
+
+/**
+ * Whether a word's raw text reads back as that same word wherever it is put:
+ * not an unclosed quote (which would swallow what follows) and not ending in
+ * `\` (which before a line ending would continue the line).
+ */
+function standsAlone(raw: string): boolean {
+  if (raw.endsWith('\\')) return false;
+  const probe = raw + ' x';
+  return scanWord(probe, 0, probe.length).end === raw.length;
 }
 
 export class Directive extends NamedLine {
@@ -249,6 +260,13 @@ export class SectionClose extends LineBase {
     const [content] = splitLineEnd(this.raw);
     const lt = this.raw.indexOf('</');
     return stripContinuations(scanWord(content, lt + 2, content.length, 62 /* > */).raw);
+  }
+
+  /** The tag as httpd reads it: the first word of the line (`</Directory>`, or `</Directory></VirtualHost>`). */
+  get word(): string {
+    const [content] = splitLineEnd(this.raw);
+    const lt = this.raw.indexOf('</');
+    return stripContinuations(scanWord(content, lt, content.length).raw);
   }
 }
 

@@ -104,6 +104,10 @@ export function parse(text: string, options: ParseOptions = {}): ConfigFile {
       body.push(new Comment(raw, line));
     } else if (c === 60 /* < */ && raw.charCodeAt(i + 1) === 47 /* / */) {
       const close = new SectionClose(raw, line);
+      if (close.word !== `</${close.name}>`) {
+        // httpd takes the whole first word as the tag: `</Directory></VirtualHost>`, `</Directory` + ` >`
+        diagnostics.push({ line, message: `expected </${close.name}> but saw ${close.word}` });
+      }
       const depth = matchingFrame(stack, close.name);
       if (depth === -1) {
         diagnostics.push({ line, message: `</${close.name}> without matching <${close.name}>` });

@@ -143,15 +143,20 @@ export function run(discovery: Discovery, transforms: readonly Transform[], opti
   return { files, findings, errors, skipped: discovery.skipped };
 }
 
-/** Transforms one text on its own, as a one-file server (fixtures, tests, benchmarks). */
+/**
+ * Transforms one text on its own, as a one-file server (fixtures, tests, benchmarks):
+ * a whole server's main config, a fragment, or a .htaccess file.
+ */
 export function transformText(
   text: string,
   transforms: readonly Transform[],
   options: RunOptions = {},
   displayPath = 'input.conf',
+  role: 'main' | 'fragment' | 'htaccess' = 'fragment',
 ): { output: string; findings: Finding[]; errors: InputError[] } {
-  const file: SourceFile = { realPath: '/' + displayPath, displayPath, role: 'fragment', original: text, tree: parse(text) };
-  const server: ServerTree = { id: displayPath, main: null, serverRoot: null, files: [file], includes: new Map() };
+  const file: SourceFile = { realPath: '/' + displayPath, displayPath, role, original: text, tree: parse(text) };
+  const main = role === 'main' ? file : null;
+  const server: ServerTree = { id: displayPath, main, serverRoot: null, files: [file], includes: new Map() };
   const result = run({ servers: [server], errors: [], skipped: [] }, transforms, options);
   return { output: result.files[0].output, findings: result.findings, errors: result.errors };
 }
