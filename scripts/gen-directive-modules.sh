@@ -252,11 +252,12 @@ if len(static_ids) == len(builtin):
     builtin_ids = dict(zip(static_ids, builtin))
 else:
     log("warning: -l lists %d modules but -M %d static ones; built-in ids unknown" % (len(builtin), len(static_ids)))
-for bid in list(builtin_ids):
-    if bid in modules:
-        log("skip %s: %s_module is built in" % (modules[bid]["file"], bid))
-        del modules[bid]
+for mid in list(modules):
+    if mid in builtin_ids or (modules[mid]["source"] and modules[mid]["source"] in builtin):
+        log("skip %s: %s_module is built in" % (modules[mid]["file"], mid))
+        del modules[mid]
 others = [m for m in others if m in modules]
+mpms = [m for m in mpms if m in modules]
 
 # ---------------------------------------------------------------- build a loadable set per MPM
 def build_set(mpm):

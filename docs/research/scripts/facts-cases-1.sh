@@ -138,3 +138,10 @@ tcase watchdogmutexpath-$mods $mods <<'EOF'
 WatchdogMutexPath /tmp/hf-facts/run
 EOF
 done
+# no MPM at all (base without LoadModule mpm_*)
+{ fx_base event | grep -v mpm_; echo "MaxClients 50"; } > "$FX/c/nompm.main.conf"
+echo "=== nompm-maxclients  (no MPM loaded; 'MaxClients 50')"
+"$APACHE2" -d "$FX" -f "$FX/c/nompm.main.conf" -t 2>&1 | sed 's/^/  > /'
+{ fx_base event | grep -v mpm_; } > "$FX/c/nompm2.main.conf"
+echo "=== nompm-empty  (no MPM loaded, nothing else)"
+"$APACHE2" -d "$FX" -f "$FX/c/nompm2.main.conf" -t 2>&1 | sed 's/^/  > /'

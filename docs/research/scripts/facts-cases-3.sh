@@ -244,3 +244,25 @@ printf 'Define CRLF1\r\nKeepAlive On\r\n<Directory /tmp>\r\nOptions None\r\n</Di
 tcase crlf none -D DUMP_RUN_CFG < "$FX/crlf.snip"
 printf '\tKeepAlive On\n   <Directory /tmp>\n\t</Directory>\n' > "$FX/indent.snip"
 tcase indent none < "$FX/indent.snip"
+# order sensitivity: module-specific LogLevel / Mutex before the LoadModule line
+tcase loglevel-before-loadmodule none <<EOF
+LogLevel warn rewrite:trace3
+LoadModule rewrite_module $MODDIR/mod_rewrite.so
+EOF
+tcase mutex-before-loadmodule none <<EOF
+Mutex file:$FX/mutexdir rewrite-map
+LoadModule rewrite_module $MODDIR/mod_rewrite.so
+EOF
+tcase ifmodule-before-loadmodule none -D DUMP_RUN_CFG <<EOF
+<IfModule mod_rewrite.c>
+Define REWRITE_SEEN_BEFORE_LOAD
+</IfModule>
+LoadModule rewrite_module $MODDIR/mod_rewrite.so
+<IfModule mod_rewrite.c>
+Define REWRITE_SEEN_AFTER_LOAD
+</IfModule>
+EOF
+tcase directive-before-loadmodule none <<EOF
+RewriteEngine On
+LoadModule rewrite_module $MODDIR/mod_rewrite.so
+EOF

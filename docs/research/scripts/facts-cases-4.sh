@@ -93,3 +93,18 @@ tcase directive-case none -D DUMP_RUN_CFG <<'EOF'
 keepalive on
 DEFINE UPPER_DEFINE
 EOF
+tcase allowoverride-in-directorymatch none <<'EOF'
+<DirectoryMatch "^/tmp/x">
+AllowOverride None
+</DirectoryMatch>
+EOF
+tcase allowoverride-in-location none <<'EOF'
+<Location /x>
+AllowOverride None
+</Location>
+EOF
+tcase allowoverride-in-files none <<'EOF'
+<Files x>
+AllowOverride None
+</Files>
+EOF

@@ -37,7 +37,7 @@ fx_mods() { # $1 = all|none|list
   case $1 in
     all) fx_allmods ;;
     none) : ;;
-    *) local IFS=,; for m in $1; do echo "LoadModule ${m}_module $MODDIR/mod_$m.so"; done ;;
+    *) local IFS=, m; for m in $1; do echo "LoadModule ${m}_module $MODDIR/mod_$m.so"; done ;;
   esac
 }
 
