@@ -2,13 +2,14 @@
  * The lossless invariant: print(parse(text)) === text, for every corpus file
  * and for generated text, and the parser never throws.
  */
+import { CORPUS_DIR } from './support/corpus';
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import fg from 'fast-glob';
 import fc from 'fast-check';
 import { ConfigFile, Node, parse } from '../src/cst';
 
-const CORPUS = '/work/shared/corpus';
+const CORPUS = CORPUS_DIR;
 const FIXTURES = path.join(__dirname, 'fixtures', 'cst');
 
 function listFiles(cwd: string): string[] {

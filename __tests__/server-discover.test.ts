@@ -1,10 +1,11 @@
+import { CORPUS_DIR } from './support/corpus';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { discover } from '../src/server/discover';
 import { Discovery, ServerTree } from '../src/server/types';
 
-const CORPUS = '/work/shared/corpus/trees';
+const CORPUS = path.join(CORPUS_DIR, 'trees');
 const DEBIAN = path.join(CORPUS, 'debian-wheezy-2.2.22');
 const UPSTREAM = path.join(CORPUS, 'upstream-2.2-defaults');
 
