@@ -2,8 +2,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-export const CORPUS_DIR = path.resolve(__dirname, '..', '..', '..', 'shared', 'corpus');
+const expected = path.resolve(__dirname, '..', '..', '..', 'shared', 'corpus');
 
-if (!fs.existsSync(path.join(CORPUS_DIR, 'PROVENANCE.tsv'))) {
-  throw new Error(`the shared corpus is missing: expected ${CORPUS_DIR}/PROVENANCE.tsv beside the repository`);
+if (!fs.existsSync(path.join(expected, 'PROVENANCE.tsv'))) {
+  throw new Error(`the shared corpus is missing: expected ${expected}/PROVENANCE.tsv beside the repository`);
 }
+
+/** Real path (shared/ may be a link), as discovery reports real paths. */
+export const CORPUS_DIR = fs.realpathSync(expected);
