@@ -208,7 +208,7 @@ describe('selection and listing', () => {
     const r = codemod(tmp, '--list-transforms');
     expect(r.status).toBe(0);
     const ids = r.stdout.split('\n').filter((l) => /^\S/.test(l)).map((l) => l.split(/\s+/)[0]);
-    expect(ids.slice(0, 2)).toEqual(['rename-max-clients', 'rename-max-requests-per-child']);
+    expect(ids.slice(0, 3)).toEqual(['access-to-require', 'rename-max-clients', 'rename-max-requests-per-child']);
     expect(ids[ids.length - 1]).toBe('load-modules');
   });
 

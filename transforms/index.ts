@@ -2,6 +2,7 @@
  * The ordered registry of transforms. Order is checked when this module loads:
  * ids are unique and every `runsAfter` names a transform with a lower order.
  */
+import { accessToRequire } from './access-to-require';
 import { loadModules } from './load-modules';
 import { normalizeKeepAlive } from './normalize-keep-alive';
 import { removeDefaultType } from './remove-default-type';
@@ -28,6 +29,7 @@ export function ordered(list: readonly Transform[]): Transform[] {
 }
 
 export const TRANSFORMS: readonly Transform[] = ordered([
+  accessToRequire,
   renameMaxClients,
   renameMaxRequestsPerChild,
   removeNameVirtualHost,
