@@ -3,7 +3,6 @@
  * text, that httpd would load it (checkRequireTree), and that it answers like
  * 2.2 on a sweep of requests.
  */
-import { classifyHostWord } from '../src/semantics/access/ip-match';
 import { merge22 } from '../src/semantics/access/merge22';
 import { evaluate22 } from '../src/semantics/access/eval22';
 import { checkRequireTree, evaluate24 } from '../src/semantics/access/eval24';
@@ -20,16 +19,10 @@ import {
   RequireNode,
   ScopeRules22,
 } from '../src/semantics/access/types';
-
-const limit = (...methods: string[]): MethodMask => ({ except: false, methods });
-const limitExcept = (...methods: string[]): MethodMask => ({ except: true, methods });
+import { hostEntry, limit, limitExcept } from './support/access-model';
 
 function entries(words: string, methods: MethodMask = ALL_METHODS): AccessEntry[] {
-  return words.split(' ').map((word) => {
-    const e = classifyHostWord(word);
-    if ('error' in e) throw new Error(e.error);
-    return { entry: e, methods };
-  });
+  return words.split(' ').map((word) => hostEntry(word, methods));
 }
 
 interface Block {

@@ -21,17 +21,11 @@ import {
   RequireNode,
   ScopeRules22,
 } from '../src/semantics/access/types';
+import { hostEntry, limit, limitExcept } from './support/access-model';
 
 // ---------------------------------------------------------------- builders
 
-const limit = (...methods: string[]): MethodMask => ({ except: false, methods });
-const limitExcept = (...methods: string[]): MethodMask => ({ except: true, methods });
-
-function entry(word: string, methods: MethodMask = ALL_METHODS): AccessEntry {
-  const e = classifyHostWord(word);
-  if ('error' in e) throw new Error(`bad word ${word}: ${e.error}`);
-  return { entry: e, methods };
-}
+const entry = hostEntry;
 
 interface HostSpec {
   order?: Order;

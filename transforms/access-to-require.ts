@@ -17,7 +17,8 @@ import { compileEffective } from '../src/semantics/access/compile';
 import { emitRequire } from '../src/semantics/access/emit';
 import { merge22 } from '../src/semantics/access/merge22';
 import { AccessScope, collectScopes, mayPrecede, surelyPrecedes } from '../src/semantics/access/scopes';
-import { Effective22, MethodMask, RequireNode, ScopeRules22 } from '../src/semantics/access/types';
+import { isAllMethods } from '../src/semantics/access/method-mask';
+import { Effective22, RequireNode, ScopeRules22 } from '../src/semantics/access/types';
 import { Transform, TransformContext } from './types';
 
 type Part = (rules: ScopeRules22) => boolean;
@@ -31,13 +32,9 @@ const PARTS: Record<string, Part> = {
   'Authz*Authoritative': (r) => Object.keys(r.authoritative).length > 0,
 };
 
-function coversAllMethods(mask: MethodMask): boolean {
-  return mask.except && mask.methods.length === 0;
-}
-
 /** Parts the scope sets completely by itself need nothing inherited. */
 function setsFully(rules: ScopeRules22, part: string): boolean {
-  if (part === 'Satisfy') return rules.satisfy.some((s) => coversAllMethods(s.methods));
+  if (part === 'Satisfy') return rules.satisfy.some((s) => isAllMethods(s.methods));
   return PARTS[part](rules);
 }
 
@@ -94,7 +91,7 @@ function planScope(scope: AccessScope, all: readonly AccessScope[], contextKnown
     const setsHost = rules.some((r) => r.host !== null);
     const setsRequire = rules.some((r) => r.requires !== null);
     const satisfyAny = rules.some((r) => r.satisfy.some((x) => x.value === 'any'));
-    const satisfyFull = rules.some((r) => r.satisfy.some((x) => coversAllMethods(x.methods)));
+    const satisfyFull = rules.some((r) => r.satisfy.some((x) => isAllMethods(x.methods)));
     if (!setsHost && !setsRequire) return 'it sets only Satisfy, which combines with host rules and Require of parent sections this run cannot see';
     if (!setsHost && satisfyAny) return 'Satisfy Any combines its Require with host rules of parent sections this run cannot see';
     if (!setsRequire) mergeAnd = true;
@@ -230,7 +227,7 @@ function fallBack(scopes: readonly AccessScope[], reasons: Map<AccessScope, stri
 function deniedDespiteAuth(effective: Effective22): string[] {
   const host = effective.host;
   if (!host) return [];
-  const denyAll = host.denys.some((d) => d.entry.kind === 'all' && coversAllMethods(d.methods));
+  const denyAll = host.denys.some((d) => d.entry.kind === 'all' && isAllMethods(d.methods));
   const allowSome = host.allows.length > 0;
   const anySatisfy = effective.satisfy.some((s) => s.value === 'any');
   if (!denyAll || anySatisfy || (allowSome && host.orders.every((o) => o.order === 'deny,allow'))) return [];

@@ -329,7 +329,3 @@ export class ConfigFile {
     return out.join('');
   }
 }
-
-export function isContainer(x: Node | Container): x is Container {
-  return x.kind === 'file' || x.kind === 'section';
-}

@@ -20,6 +20,7 @@ import {
   ScopeRules22,
 } from './types';
 import { classifyHostWord } from './ip-match';
+import { canonicalMethods } from './method-mask';
 
 /** Directives that belong to the 2.2 access model. */
 export const ACCESS_DIRECTIVES = ['order', 'allow', 'deny', 'satisfy', 'require'];
@@ -52,15 +53,8 @@ export interface ReadResult {
 
 function mask(section: Section | null): MethodMask {
   if (!section) return ALL_METHODS;
-  const methods = section.values.map((m) => m.toUpperCase()).map((m) => (m === 'HEAD' ? 'GET' : m));
-  return { except: section.is('LimitExcept'), methods: [...new Set(methods)] };
+  return { except: section.is('LimitExcept'), methods: canonicalMethods(section.values.map((m) => m.toUpperCase())) };
 }
-
-/** Modules a 2.2 server normally has when it uses these access directives. */
-const ASSUMED_PRESENT = new Set(
-  ['authz_host', 'authz_user', 'authz_groupfile', 'auth_basic', 'authn_file', 'authz_default', 'authn_default', 'core', 'setenvif']
-    .flatMap((m) => [`mod_${m}.c`, `${m}_module`]),
-);
 
 export function readScopeRules(container: Section | ConfigFile): ReadResult {
   const allows: AccessEntry[] = [];
@@ -105,8 +99,7 @@ export function readScopeRules(container: Section | ConfigFile): ReadResult {
             has24 = true;
             continue;
           }
-          if (ASSUMED_PRESENT.has(arg) && containsAccess(node)) fail(node, `access rules inside <IfModule ${arg}> are not migrated yet`);
-          else if (containsAccess(node)) fail(node, `access rules depend on <IfModule ${arg}>`);
+          if (containsAccess(node)) fail(node, `access rules inside <IfModule ${arg}> are not migrated yet`);
         } else if (lower === 'ifversion') {
           if (sectionIsTwoTwoOnly(node)) continue;
           if (containsAccess(node)) fail(node, 'access rules inside <IfVersion> are not migrated yet');
@@ -190,9 +183,4 @@ export function containsAccess(section: Section): boolean {
     if (node.kind === 'section' && !SCOPE_SECTIONS.has(node.name.toLowerCase()) && containsAccess(node)) return true;
   }
   return false;
-}
-
-/** True when the scope sets any 2.2 access part. */
-export function hasAccessRules(rules: ScopeRules22): boolean {
-  return rules.host !== null || rules.requires !== null || rules.satisfy.length > 0;
 }
