@@ -3,6 +3,7 @@
  *   __tests__/fixtures/<transform-id>/<case>.input.conf
  *   __tests__/fixtures/<transform-id>/<case>.output.conf   (absent: the input must stay unchanged)
  *   __tests__/fixtures/<transform-id>/<case>.findings.json (optional: expected [code, severity, line] triples)
+ *   __tests__/fixtures/<transform-id>/<case>.options.json  (optional: RunOptions, e.g. {"pinDefaults": true})
  * A case named `main-…` is a whole server's main config, `htaccess-…` a .htaccess file; any
  * other is a fragment of a server the run cannot see.
  * Each case also checks the input's round trip and the idempotence of the output.
@@ -13,6 +14,7 @@ import * as path from 'path';
 import { parse } from '../src/cst';
 import { transformText } from '../src/run/runner';
 import { TRANSFORMS } from '../transforms';
+import { RunOptions } from '../transforms/types';
 
 const ROOT = path.join(__dirname, 'fixtures');
 const read = (file: string) => fs.readFileSync(file).toString('latin1');
@@ -39,7 +41,9 @@ describe.each(cases)('$transform.id / $name', ({ transform, dir, name }) => {
   const findingsFile = path.join(dir, `${name}.findings.json`);
   const pipeline = transform.id === 'load-modules' ? [transform] : [transform, ...planner];
   const role = name.startsWith('main-') ? 'main' : name.startsWith('htaccess-') ? 'htaccess' : 'fragment';
-  const result = transformText(input, pipeline, {}, `${name}.conf`, role);
+  const optionsFile = path.join(dir, `${name}.options.json`);
+  const options: RunOptions = fs.existsSync(optionsFile) ? JSON.parse(fs.readFileSync(optionsFile, 'utf8')) : {};
+  const result = transformText(input, pipeline, options, `${name}.conf`, role);
 
   test('input round-trips', () => {
     expect(parse(input).print()).toBe(input);
@@ -60,7 +64,7 @@ describe.each(cases)('$transform.id / $name', ({ transform, dir, name }) => {
   });
 
   test('a second run changes nothing', () => {
-    const again = transformText(result.output, pipeline, {}, `${name}.conf`, role);
+    const again = transformText(result.output, pipeline, options, `${name}.conf`, role);
     expect(again.output).toBe(result.output);
   });
 

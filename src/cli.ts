@@ -3,6 +3,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { TRANSFORMS } from '../transforms';
+import { explain } from './explain/explain';
 import { EXIT_ERROR, Mode, Output, main } from './run/main';
 
 const out: Output = {
@@ -25,6 +26,7 @@ export function cli(argv: string[]): number {
     .scriptName('codemod')
     .usage('$0 [options] <paths..>\n\nMigrate Apache httpd 2.2 configuration to httpd 2.4. Prints a unified diff unless --write or --check is given.')
     .command('$0 [paths..]', false)
+    .command('explain <message>', 'explain an httpd 2.4 error message: its cause, the transform that fixes it, the manual remedy')
     .positional('paths', { type: 'string', array: true, describe: 'config files or directories (server trees)' })
     .option('write', { alias: 'w', type: 'boolean', describe: 'apply the changes in place (atomic writes)' })
     .option('check', { type: 'boolean', describe: 'print nothing but the files that would change; exit 1 if any would' })
@@ -34,6 +36,10 @@ export function cli(argv: string[]): number {
     .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'report format on standard output' })
     .option('server-root', { type: 'string', describe: 'ServerRoot to resolve relative Include paths against', requiresArg: true })
     .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'do not list info findings' })
+    .option('httpd', { type: 'string', requiresArg: true, describe: 'a 2.4 httpd binary to probe for built-in modules and its module directory' })
+    .option('mpm', { choices: ['prefork', 'worker', 'event'] as const, describe: 'MPM to load when the 2.2 config does not say (default prefork)' })
+    .option('pin-defaults', { type: 'boolean', default: false, describe: 'write the 2.2 values of settings whose default changed in 2.4' })
+    .option('dual-syntax', { type: 'boolean', default: false, describe: 'write access rules that work on both 2.2 and 2.4' })
     .option('list-transforms', { type: 'boolean', default: false, describe: 'print the ordered transforms and exit' })
     .conflicts('write', 'check')
     .strict()
@@ -47,6 +53,11 @@ export function cli(argv: string[]): number {
   const args = parser.parseSync();
   if (exitCode !== 0) return exitCode;
   if (args.help || args.version) return 0;
+  if (args._[0] === 'explain') {
+    const answer = explain(String(args.message ?? ''));
+    process.stdout.write(answer.text);
+    return answer.matched ? 0 : 1;
+  }
   if (args['list-transforms']) {
     process.stdout.write(listTransforms());
     return 0;
@@ -68,6 +79,7 @@ export function cli(argv: string[]): number {
         format: args.format,
         serverRoot: args['server-root'],
         quiet: args.quiet,
+        runOptions: { httpd: args.httpd, mpm: args.mpm, pinDefaults: args['pin-defaults'], dualSyntax: args['dual-syntax'] },
       },
       out,
     );

@@ -9,6 +9,32 @@ import { removeDefaultType } from './remove-default-type';
 import { removeNameVirtualHost } from './remove-name-virtual-host';
 import { renameMaxClients } from './rename-max-clients';
 import { renameMaxRequestsPerChild } from './rename-max-requests-per-child';
+import { allowOverrideDefault } from './allow-override-default';
+import { allowOverrideForHtaccess } from './allow-override-for-htaccess';
+import { rewriteLogToLogLevel } from './rewrite-log-to-log-level';
+import { dumpIoLogLevel } from './dump-io-log-level';
+import { debugLevelOption } from './debug-level-option';
+import { pipedLogShell } from './piped-log-shell';
+import { replaceMutexDirectives } from './replace-mutex-directives';
+import { sslRevocationCheck } from './ssl-revocation-check';
+import { sslDropSslv2 } from './ssl-drop-sslv2';
+import { removeAuthDigestOptions } from './remove-auth-digest-options';
+import { removeAuthzAuthoritative } from './remove-authz-authoritative';
+import { filterProviderExpression } from './filter-provider-expression';
+import { addOutputFilterByType } from './add-output-filter-by-type';
+import { optionsMixedSigns } from './options-mixed-signs';
+import { includeOptionalWildcard } from './include-optional-wildcard';
+import { cacheSessionIdentifiers } from './cache-session-identifiers';
+import { cacheEnableForwardProxy } from './cache-enable-forward-proxy';
+import { ldapTrustedClientCert } from './ldap-trusted-client-cert';
+import { ssiLegacyExprParser } from './ssi-legacy-expr-parser';
+import { proxyScgiPathinfo } from './proxy-scgi-pathinfo';
+import { sslLegacyDnFormat } from './ssl-legacy-dn-format';
+import { substituteLineLimit } from './substitute-line-limit';
+import { davLockDbFormat } from './dav-lock-db-format';
+import { directoryMatchSubdirectories } from './directory-match-subdirectories';
+import { pinChangedDefaults } from './pin-changed-defaults';
+import { renameModuleReferences } from './rename-module-references';
 import { Transform } from './types';
 
 export function ordered(list: readonly Transform[]): Transform[] {
@@ -35,6 +61,32 @@ export const TRANSFORMS: readonly Transform[] = ordered([
   removeNameVirtualHost,
   removeDefaultType,
   normalizeKeepAlive,
+  allowOverrideDefault,
+  allowOverrideForHtaccess,
+  rewriteLogToLogLevel,
+  dumpIoLogLevel,
+  debugLevelOption,
+  pipedLogShell,
+  replaceMutexDirectives,
+  sslRevocationCheck,
+  sslDropSslv2,
+  removeAuthDigestOptions,
+  removeAuthzAuthoritative,
+  filterProviderExpression,
+  addOutputFilterByType,
+  optionsMixedSigns,
+  includeOptionalWildcard,
+  cacheSessionIdentifiers,
+  cacheEnableForwardProxy,
+  ldapTrustedClientCert,
+  ssiLegacyExprParser,
+  proxyScgiPathinfo,
+  sslLegacyDnFormat,
+  substituteLineLimit,
+  davLockDbFormat,
+  directoryMatchSubdirectories,
+  pinChangedDefaults,
+  renameModuleReferences,
   loadModules,
 ]);
 

@@ -12,6 +12,7 @@ import { patchOf } from '../report/patch';
 import { summarize, summaryLine } from '../report/summary';
 import { discover } from '../server/discover';
 import { InputError } from '../server/types';
+import { RunOptions } from '../../transforms/types';
 import { run } from './runner';
 import { writeFileSafely } from './write';
 
@@ -27,6 +28,8 @@ export interface MainOptions {
   readonly serverRoot?: string;
   readonly quiet?: boolean;
   readonly cwd?: string;
+  /** Settings the transforms read (--httpd, --mpm, --pin-defaults, --dual-syntax). */
+  readonly runOptions?: RunOptions;
 }
 
 export interface Output {
@@ -41,7 +44,7 @@ export const EXIT_ERROR = 2;
 export function main(options: MainOptions, out: Output): number {
   const transforms = selectTransforms(options.only, options.skip);
   const discovery = discover(options.paths, { cwd: options.cwd, serverRoot: options.serverRoot });
-  const result = run(discovery, transforms);
+  const result = run(discovery, transforms, options.runOptions ?? {});
   const changed = result.files.filter((f) => f.status === 'changed');
   const patch = patchOf(changed.map((f) => ({ displayPath: f.file.displayPath, before: f.file.original, after: f.output })));
 
