@@ -1,10 +1,246 @@
 // Upgrade note "Changed defaults: AllowOverride defaults to None in 2.4 (All in 2.2)".
-// STUB: registered, not yet implemented.
-import { Transform } from './types';
+//
+// 2.2 read .htaccess files with every override class allowed wherever no
+// <Directory> section set AllowOverride. Measured on 2.4.71, "unset" is not
+// "None": httpd still opens the .htaccess files and answers 500 ("X not
+// allowed here") for every directive in them; only an explicit AllowOverride
+// None makes it skip them. So where 2.2's default applied, the migration
+// writes it out: `AllowOverride All` in the server-level `<Directory />`
+// (added when the config has none). A `<Directory />` governs every path, and
+// every other <Directory> (of the main server or of a virtual host) that sets
+// AllowOverride still wins below its path, so this is exactly 2.2's default.
+//
+// Only non-regex <Directory> sections count: AllowOverride in <DirectoryMatch>
+// or `<Directory ~ …>` is silently ignored by both versions, in <Location> and
+// <Files> it is ignored with a warning (AH00114 on 2.4).
+import { ConfigFile, Directive, NewLine, Section, ancestors, appendToFile, appendToSection, directives, insertBefore, sections } from '../src/cst';
+import { SourceFile } from '../src/server/types';
+import { ifVersionHolds, isTwoTwoOnly } from '../src/semantics/version-guards';
+import { Transform, TransformContext } from './types';
+
+/** Override classes as AllowOverride names them (lower case). */
+export type OverrideClass = 'authconfig' | 'fileinfo' | 'indexes' | 'limit' | 'options';
+const CLASSES: readonly OverrideClass[] = ['authconfig', 'fileinfo', 'indexes', 'limit', 'options'];
+
+/** The classes an AllowOverride line grants (`All` = every class, `None` = none; `Nonfatal=…` grants nothing). */
+export function grantedClasses(d: Directive): Set<OverrideClass> {
+  const out = new Set<OverrideClass>();
+  for (const value of d.values) {
+    const word = value.toLowerCase();
+    if (word === 'all') CLASSES.forEach((c) => out.add(c));
+    else if (word === 'none') out.clear();
+    else {
+      const base = word.split('=')[0] as OverrideClass;
+      if (CLASSES.includes(base)) out.add(base);
+    }
+  }
+  return out;
+}
+
+/** A non-regex <Directory> section with the path it names (unquoted, trailing slashes dropped, `/` kept). */
+export interface DirectorySection {
+  readonly file: SourceFile;
+  readonly section: Section;
+  readonly path: string;
+  /** Inside a <VirtualHost>. */
+  readonly inVhost: boolean;
+  /** Inside <IfModule>/<IfDefine>/<IfVersion>/… (not 2.2-only ones, which are skipped). */
+  readonly conditional: boolean;
+  /** Position in the server's files (include order) then in the file. */
+  readonly order: number;
+  /** AllowOverride lines of the section itself (not of nested sections other than conditionals), last one wins. */
+  readonly allowOverride: Directive[];
+  /** AllowOverrideList lines, same rule. */
+  readonly allowOverrideList: Directive[];
+  /** An AllowOverride line directly in the section (not under a condition). */
+  readonly setsUnconditionally: boolean;
+}
+
+export function normalizeDirPath(p: string): string {
+  if (p === '') return p;
+  const collapsed = p.replace(/\/{2,}/g, '/');
+  const trimmed = collapsed.replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed;
+}
+
+/** Whether a <Directory> argument is a regex (`~ …`) or a wildcard pattern. */
+function isRegexSection(section: Section): boolean {
+  return section.values[0] === '~' || section.name.toLowerCase().endsWith('match');
+}
+
+/** <IfModule>, <IfDefine>, … — but not an <IfVersion> that holds on the 2.4 target. */
+function isConditional(section: Section): boolean {
+  if (section.is('IfVersion')) return ifVersionHolds(section.values) !== true;
+  return /^if/i.test(section.name);
+}
+
+/** Lines of `section` that belong to it directly or through conditional wrappers (not nested scopes). */
+function ownDirectives(section: Section, name: string): Directive[] {
+  const out: Directive[] = [];
+  for (const d of directives(section, name)) {
+    if (isTwoTwoOnly(d)) continue;
+    const chain = ancestors(d);
+    const inner = chain.slice(0, chain.indexOf(section));
+    if (inner.every((s) => /^if/i.test(s.name))) out.push(d);
+  }
+  return out;
+}
+
+/** Every non-regex <Directory> section of the server, in config order. */
+export function directorySections(files: readonly SourceFile[]): DirectorySection[] {
+  const out: DirectorySection[] = [];
+  let order = 0;
+  for (const file of files) {
+    if (file.role === 'htaccess') continue;
+    for (const section of sections(file.tree, 'Directory')) {
+      order++;
+      if (isRegexSection(section) || section.values.length !== 1) continue;
+      if (isTwoTwoOnly(section)) continue;
+      const outer = ancestors(section);
+      const allowOverride = ownDirectives(section, 'AllowOverride');
+      out.push({
+        file,
+        section,
+        path: normalizeDirPath(section.values[0]),
+        inVhost: outer.some((s) => s.is('VirtualHost')),
+        conditional: outer.some(isConditional),
+        order,
+        allowOverride,
+        allowOverrideList: ownDirectives(section, 'AllowOverrideList'),
+        setsUnconditionally: allowOverride.some((d) => d.parent === section),
+      });
+    }
+  }
+  return out;
+}
+
+/** The AccessFileName names in force (every name the config mentions; `.htaccess` when none). */
+export function accessFileNames(files: readonly SourceFile[]): string[] {
+  const names = new Set<string>();
+  for (const file of files) {
+    if (file.role === 'htaccess') continue;
+    for (const d of directives(file.tree, 'AccessFileName')) if (!isTwoTwoOnly(d)) d.values.forEach((v) => names.add(v));
+  }
+  return names.size > 0 ? [...names] : ['.htaccess'];
+}
+
+function describeNames(names: readonly string[]): string {
+  return names.map((n) => `"${n}"`).join(' / ');
+}
+
+/** Sections where AllowOverride is ignored by httpd: regex directories (silently), Location/Files (AH00114). */
+function reportIgnored(file: SourceFile, tree: ConfigFile, note: (file: SourceFile, d: Directive, message: string) => void): void {
+  for (const d of directives(tree, 'AllowOverride', 'AllowOverrideList')) {
+    if (isTwoTwoOnly(d)) continue;
+    const scope = ancestors(d).find((s) => !/^if/i.test(s.name));
+    if (!scope) continue;
+    const lower = scope.name.toLowerCase();
+    if (lower === 'directory' && !isRegexSection(scope)) continue;
+    if (lower === 'directory' || lower === 'directorymatch') {
+      note(file, d, `${d.name} has no effect in <${scope.name}${scope.values[0] === '~' ? ' ~' : ''}> (regular-expression sections are applied after .htaccess files are read; 2.2 and 2.4 ignore it silently): the AllowOverride of the enclosing <Directory> sections applies`);
+    } else if (['location', 'locationmatch', 'files', 'filesmatch', 'proxy', 'proxymatch'].includes(lower)) {
+      note(file, d, `${d.name} has no effect in <${scope.name}>; 2.4 warns "AH00114/AH00115: Useless use of ${d.name}". Move it to a <Directory> section or remove it`);
+    }
+  }
+}
 
 export const allowOverrideDefault: Transform = {
   id: 'allow-override-default',
   title: "Make AllowOverride explicit where 2.2's default (All) applied",
   row: 'Changed defaults: AllowOverride defaults to None in 2.4 (All in 2.2)',
   order: 140,
+  applyServer(server, ctx) {
+    const files = server.files.filter((f) => f.role !== 'htaccess');
+    for (const file of files) {
+      reportIgnored(file, file.tree, (f, d, message) => ctx.noteIn(f, d, 'allow-override-ignored', message, 'review'));
+    }
+    const dirs = directorySections(files);
+    const names = describeNames(accessFileNames(files));
+    const main = server.main;
+    if (!main) {
+      // a fragment: the main config (not in this run) decides whether 2.2's default applied
+      for (const file of files) {
+        const open = dirs.filter((d) => d.file === file && d.allowOverride.length === 0);
+        if (open.length === 0) continue;
+        const list = open.map((d) => `<Directory ${d.section.values[0]}> (line ${d.section.line})`).join(', ');
+        ctx.noteIn(
+          file,
+          open[0].section,
+          'allow-override-default-unknown',
+          `${list} set${open.length === 1 ? 's' : ''} no AllowOverride. 2.2's default was All; 2.4 with AllowOverride set nowhere answers 500 for every directive in ${names} files. ` +
+            `The main config is not part of this run: make sure a <Directory /> there sets AllowOverride (usually None), or set it here`,
+          'review',
+        );
+      }
+      return;
+    }
+    const roots = dirs.filter((d) => d.path === '/' && !d.inVhost);
+    if (roots.some((d) => !d.conditional && d.setsUnconditionally)) return;
+
+    const message =
+      `AllowOverride All written out: 2.2 allowed every override class in ${names} files wherever no <Directory> set AllowOverride, ` +
+      `and 2.4 with AllowOverride set nowhere still reads those files but answers 500 for every directive in them. ` +
+      `<Directory> sections that set AllowOverride keep their value. If no ${names} files are used, "AllowOverride None" is faster and safer`;
+    const settingRoots = roots.filter((d) => d.allowOverride.length > 0);
+    if (settingRoots.length === 0) {
+      // nothing at server level sets it for "/": where the line goes does not change its meaning
+      const target = roots.find((d) => !d.conditional);
+      if (target) {
+        appendToSection(target.section, ['AllowOverride All']);
+        ctx.noteIn(target.file, target.section, 'allow-override-all-explicit', message, 'review');
+        return;
+      }
+      addRootSection(main, null, message, ctx);
+      return;
+    }
+    // "/" sets AllowOverride only conditionally: a new <Directory /> must come first in config order
+    const first = settingRoots.reduce((a, b) => (a.order < b.order ? a : b));
+    const topLevel = topLevelNode(first.section);
+    if (first.file === main && noIncludeBefore(main.tree, topLevel)) {
+      addRootSection(main, topLevel, message, ctx);
+      return;
+    }
+    ctx.noteIn(
+      first.file,
+      first.section,
+      'allow-override-default-unclear',
+      `<Directory /> sets AllowOverride only under a condition (line ${first.section.line}); where the condition does not hold, 2.2 allowed everything in ${names} files and 2.4 answers 500. ` +
+        `Add "AllowOverride All" (2.2's default) in an unconditional <Directory /> placed before this one, or set the value you want`,
+      'manual',
+    );
+  },
 };
+
+function topLevelNode(section: Section): Section {
+  const chain = ancestors(section);
+  return chain.length > 0 ? chain[chain.length - 1] : section;
+}
+
+function noIncludeBefore(tree: ConfigFile, node: Section): boolean {
+  for (const n of tree.body) {
+    if (n === node) return true;
+    if (n.kind === 'directive' && n.is('Include', 'IncludeOptional')) return false;
+    if (n.kind === 'section' && [...directives(n, 'Include', 'IncludeOptional')].length > 0) return false;
+  }
+  return true;
+}
+
+/**
+ * Adds `<Directory />` + `AllowOverride All` and a blank line: above `before` (and the comment
+ * block right above it), else above the first top-level <Directory>, else at the end of the file.
+ */
+function addRootSection(main: SourceFile, before: Section | null, message: string, ctx: TransformContext): void {
+  const block: NewLine[] = ['<Directory />', { text: 'AllowOverride All', depth: 1 }, '</Directory>'];
+  const body = main.tree.body;
+  const anchor = before ?? body.find((n): n is Section => n.kind === 'section' && n.is('Directory'));
+  if (anchor) {
+    let index = body.indexOf(anchor);
+    while (index > 0 && body[index - 1].kind === 'comment') index--;
+    insertBefore(body[index], [...block, '']);
+    ctx.noteIn(main, anchor, 'allow-override-all-explicit', message, 'review');
+    return;
+  }
+  const last = body[body.length - 1];
+  appendToFile(main.tree, last && last.kind !== 'blank' ? ['', ...block] : block);
+  ctx.noteIn(main, null, 'allow-override-all-explicit', message, 'review');
+}

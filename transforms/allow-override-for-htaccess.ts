@@ -1,10 +1,324 @@
 // Upgrade note "Authorization: Require in .htaccess needs AllowOverride AuthConfig (Order/Allow/Deny needed Limit)".
-// STUB: registered, not yet implemented.
-import { Transform } from './types';
+//
+// access-to-require rewrites Order/Allow/Deny in .htaccess files as Require
+// (with `AuthMerging And` when it cannot see the parent sections). Those are
+// AuthConfig directives: under the `AllowOverride Limit` that was enough for
+// 2.2, 2.4 answers 500 ("Require not allowed here"). This transform gives the
+// governing <Directory> exactly what the migrated files use, measured on 2.4.71:
+//
+//   AllowOverride Limit
+//   AllowOverrideList Require AuthMerging      (+ `<RequireAll` … when used)
+//
+// rather than `AuthConfig`, which would also let the files set AuthType,
+// AuthUserFile, Satisfy … AllowOverrideList is inherited on its own (a child
+// <Directory> with `AllowOverride None` still reads .htaccess files for the
+// listed directives), so <Directory> sections below that allow neither Limit
+// nor AuthConfig get `AllowOverrideList None`, keeping them as closed as in 2.2.
+//
+// The .htaccess files are read (never written) from disk below the section's
+// path: on the live tree as is, in a copied tree through the ServerRoot
+// mapping. Paths that cannot be seen (outside the copy, patterns, fragments)
+// are reported, not guessed. What each file will hold is predicted by running
+// access-to-require on it the way the run does (a one-file .htaccess server).
+import * as fs from 'fs';
+import * as path from 'path';
+import { ConfigFile, Directive, insertAfter, parse, walk } from '../src/cst';
+import { configuredServerRoot } from '../src/server/server-root';
+import { ServerTree, SourceFile } from '../src/server/types';
+import { isTwoTwoOnly } from '../src/semantics/version-guards';
+import { accessToRequire } from './access-to-require';
+import { DirectorySection, accessFileNames, directorySections, grantedClasses, normalizeDirPath } from './allow-override-default';
+import { Transform, TransformContext } from './types';
+
+/** Roots httpd is built with (as in src/server/server-root.ts): a config without ServerRoot living there is the live tree. */
+const DEFAULT_ROOTS = ['/etc/apache2', '/etc/httpd', '/usr/local/apache2'];
+const WILDCARD = /[*?[]/;
+/** Upper bound on directory entries looked at below one section. */
+const MAX_ENTRIES = 50000;
+
+/** Names AllowOverrideList takes for what migrated files use (sections are named `<RequireAll`, measured: `<RequireAll>` and `RequireAll` are discarded, AH00116). */
+const LIST_ORDER = ['Require', 'AuthMerging', '<RequireAll', '<RequireAny', '<RequireNone'];
+
+/** AuthConfig-class access directives: under a Limit-only AllowOverride, 2.2 refused the file (500) if it held one. */
+const AUTHCONFIG_WORD = /^(require|satisfy|auth\w*)$/i;
+
+type Located = { readonly disk: string | null } | { readonly reason: string };
+
+function sameDir(a: string, b: string): boolean {
+  try {
+    return fs.realpathSync(a) === fs.realpathSync(b);
+  } catch {
+    return path.resolve(a) === path.resolve(b);
+  }
+}
+
+function under(prefix: string, p: string): string | null {
+  if (p === prefix) return '';
+  const withSep = prefix.endsWith('/') ? prefix : prefix + '/';
+  return p.startsWith(withSep) ? p.slice(withSep.length) : null;
+}
+
+/**
+ * Where a <Directory> path is on this machine: itself on the live tree, mapped into
+ * the copy otherwise. `disk: null` = live path that does not exist (no files there).
+ */
+export function locateDirectory(server: ServerTree, dirPath: string): Located {
+  const main = server.main;
+  if (!main || server.serverRoot === null) return { reason: 'the main config is not part of this run, so where its paths are cannot be known' };
+  if (WILDCARD.test(dirPath)) return { reason: `${dirPath} is a wildcard pattern` };
+  if (!path.isAbsolute(dirPath)) return { reason: `${dirPath} is not an absolute path` };
+  const root = server.serverRoot;
+  const configured = configuredServerRoot(main.tree, main.realPath);
+  const live = configured !== null ? sameDir(configured, root) : DEFAULT_ROOTS.includes(root);
+  let disk: string;
+  if (live) {
+    disk = dirPath;
+  } else {
+    const from = configured !== null ? [configured] : DEFAULT_ROOTS;
+    const prefix = from.find((p) => under(p, dirPath) !== null);
+    if (prefix === undefined) {
+      return { reason: `${dirPath} lies outside ServerRoot ${from.join(' / ')}, and this run holds a copy of the tree (${root}), not the live files` };
+    }
+    disk = path.join(root, under(prefix, dirPath) as string);
+  }
+  let isDir = false;
+  try {
+    isDir = fs.statSync(disk).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (isDir) return { disk };
+  return live ? { disk: null } : { reason: `${dirPath} is not in the copied tree (${disk} does not exist)` };
+}
+
+interface AccessFile {
+  /** Directory as httpd sees it (the section's path + the relative part). */
+  readonly logicalDir: string;
+  readonly disk: string;
+  readonly rel: string;
+}
+
+/** Access files below `disk` (symlinked directories are not followed). */
+function findAccessFiles(disk: string, logical: string, names: readonly string[]): AccessFile[] {
+  const out: AccessFile[] = [];
+  let seen = 0;
+  const visit = (dir: string, rel: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      if (++seen > MAX_ENTRIES) return;
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isFile() && names.includes(e.name)) {
+        out.push({ logicalDir: rel ? `${logical === '/' ? '' : logical}/${rel}` : logical, disk: path.join(dir, e.name), rel: childRel });
+      } else if (e.isDirectory() && !e.isSymbolicLink()) {
+        visit(path.join(dir, e.name), childRel);
+      }
+    }
+  };
+  visit(disk, '');
+  return out;
+}
+
+function components(p: string): string[] {
+  return p === '/' ? [] : p.split('/').slice(1);
+}
+
+/** Whether a <Directory> path (possibly with fnmatch wildcards per component) applies to directory `dir`. */
+function covers(sectionPath: string, dir: string): boolean {
+  const want = components(sectionPath);
+  const have = components(dir);
+  if (want.length > have.length) return false;
+  return want.every((w, i) => (WILDCARD.test(w) ? globComponent(w).test(have[i]) : w === have[i]));
+}
+
+function globComponent(pattern: string): RegExp {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '[') {
+      const end = pattern.indexOf(']', i + 1);
+      if (end === -1) re += '\\[';
+      else {
+        re += '[' + pattern.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\') + ']';
+        i = end;
+      }
+    } else re += c.replace(/[.*+?^${}()|\\\]]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/** The section whose AllowOverride is in force for `dir`: the most specific covering section that sets it (later wins a tie). */
+function governing(dirs: readonly DirectorySection[], dir: string): DirectorySection | null {
+  let best: DirectorySection | null = null;
+  for (const d of dirs) {
+    if (d.allowOverride.length === 0 || !covers(d.path, dir)) continue;
+    if (!best || components(d.path).length > components(best.path).length || (components(d.path).length === components(best.path).length && d.order > best.order)) best = d;
+  }
+  return best;
+}
+
+function lastOf<T>(list: readonly T[]): T {
+  return list[list.length - 1];
+}
+
+/** What access-to-require will make of a .htaccess file, run the way the runner runs it (its own one-file server). */
+export function predictMigration(text: string, realPath: string, options: TransformContext['options']): ConfigFile | null {
+  const file: SourceFile = { realPath, displayPath: realPath, role: 'htaccess', original: text, tree: parse(text) };
+  if (file.tree.diagnostics.length > 0) return null;
+  const server: ServerTree = { id: realPath, main: null, serverRoot: null, files: [file], includes: new Map([[realPath, []]]) };
+  const ctx: TransformContext = {
+    server,
+    file: null,
+    options,
+    moduleRequests: [],
+    note: () => undefined,
+    noteIn: () => undefined,
+    requireModule: () => undefined,
+  };
+  try {
+    accessToRequire.applyServer?.(server, ctx);
+  } catch {
+    return null;
+  }
+  return file.tree;
+}
+
+/** AllowOverrideList names the migrated file needs beyond Limit. */
+function neededNames(tree: ConfigFile): Set<string> {
+  const out = new Set<string>();
+  for (const node of walk(tree)) {
+    if (isTwoTwoOnly(node)) continue;
+    if (node.kind === 'directive' && node.is('Require')) out.add('Require');
+    if (node.kind === 'directive' && node.is('AuthMerging')) out.add('AuthMerging');
+    if (node.kind === 'section') {
+      const name = LIST_ORDER.find((n) => n.toLowerCase() === `<${node.name.toLowerCase()}`);
+      if (name) out.add(name);
+    }
+  }
+  return out;
+}
+
+/** The first AuthConfig-class directive of a file, if any (2.2 refused it under a Limit-only AllowOverride). */
+function authConfigLine(tree: ConfigFile): Directive | null {
+  for (const node of walk(tree)) if (node.kind === 'directive' && !isTwoTwoOnly(node) && AUTHCONFIG_WORD.test(node.name)) return node;
+  return null;
+}
+
+function read(file: string): string | null {
+  try {
+    return fs.readFileSync(file).toString('latin1');
+  } catch {
+    return null;
+  }
+}
+
+const limitOnly = (d: DirectorySection) => {
+  const classes = grantedClasses(lastOf(d.allowOverride));
+  return classes.has('limit') && !classes.has('authconfig');
+};
 
 export const allowOverrideForHtaccess: Transform = {
   id: 'allow-override-for-htaccess',
   title: 'Make the AllowOverride governing a migrated .htaccess sufficient for Require',
   row: 'Authorization: Require in .htaccess needs AllowOverride AuthConfig (Order/Allow/Deny needed Limit)',
   order: 150,
+  runsAfter: ['access-to-require', 'allow-override-default'],
+  applyServer(server, ctx) {
+    const files = server.files.filter((f) => f.role !== 'htaccess');
+    if (files.length === 0) return;
+    const dirs = directorySections(files);
+    const names = accessFileNames(files);
+    const guarded = new Set<DirectorySection>();
+    for (const g of dirs) {
+      if (g.allowOverride.length === 0 || !limitOnly(g)) continue;
+      const ao = lastOf(g.allowOverride);
+      const located = locateDirectory(server, g.path);
+      if ('reason' in located) {
+        ctx.noteIn(
+          g.file,
+          ao,
+          'htaccess-not-visible',
+          `"${ao.values.join(' ')}" lets ${names.join(' / ')} files below ${g.path} use Order/Allow/Deny; migrated to Require (and AuthMerging) they need ` +
+            `"AllowOverrideList Require AuthMerging" here (or AuthConfig), else 2.4 answers 500. The files could not be looked at: ${located.reason}. ` +
+            `Check them and add the line if they use access rules`,
+          'manual',
+        );
+        continue;
+      }
+      if (located.disk === null) continue;
+      const needed = new Set<string>();
+      const users: string[] = [];
+      for (const f of findAccessFiles(located.disk, g.path, names)) {
+        if (governing(dirs, f.logicalDir) !== g) continue;
+        const text = read(f.disk);
+        if (text === null) continue;
+        const refused = authConfigLine(parse(text));
+        if (refused) {
+          ctx.noteIn(
+            g.file,
+            ao,
+            'htaccess-refused-on-22',
+            `${path.join(g.path, f.rel)} holds "${refused.name}" (AuthConfig), which "${ao.values.join(' ')}" did not allow: 2.2 answered 500 for it, and so will 2.4. Left as is`,
+            'review',
+          );
+          continue;
+        }
+        const migrated = predictMigration(text, f.disk, ctx.options);
+        if (!migrated || migrated.print() === text) continue;
+        const want = neededNames(migrated);
+        if (want.size === 0) continue;
+        want.forEach((n) => needed.add(n));
+        users.push(f.rel);
+      }
+      if (needed.size === 0) continue;
+
+      const list = LIST_ORDER.filter((n) => needed.has(n));
+      const existing = lastOf(g.allowOverrideList) as Directive | undefined;
+      if (existing) {
+        const current = existing.values.filter((v) => v.toLowerCase() !== 'none');
+        const merged = [...current, ...list.filter((n) => !current.some((c) => c.toLowerCase() === n.toLowerCase()))];
+        if (merged.length === current.length && current.length === existing.values.length) continue;
+        existing.setArgs(merged);
+      } else {
+        insertAfter(ao, [`AllowOverrideList ${list.join(' ')}`]);
+      }
+      ctx.noteIn(
+        g.file,
+        ao,
+        'htaccess-override-list-added',
+        `"AllowOverrideList ${list.join(' ')}" added beside "${ao.values.join(' ')}": ${users.map((u) => path.join(g.path, u)).join(', ')} ` +
+          `used Order/Allow/Deny (Limit) and, migrated, use ${list.join(', ')} (AuthConfig class), which 2.4 refuses under Limit alone (500). ` +
+          `Only these directives are allowed, not all of AuthConfig. Note what this grants: a Require line in these files replaces the Require rules ` +
+          `the server config sets for the directory (AuthMerging Off is the default; the migrated files say "AuthMerging And" to keep them), so whoever ` +
+          `can write them can now lift authentication the server requires, which Limit alone could not do in 2.2`,
+        'review',
+      );
+      // AllowOverrideList is inherited on its own: keep sections below that allowed neither Limit nor AuthConfig closed
+      for (const s of dirs) {
+        if (s === g || guarded.has(s) || s.allowOverride.length === 0 || s.allowOverrideList.length > 0) continue;
+        if (g.path !== '/' && !s.path.startsWith(g.path + '/')) continue;
+        if (g.path === '/' && s.path === '/') continue;
+        const classes = grantedClasses(lastOf(s.allowOverride));
+        if (classes.has('limit') || classes.has('authconfig')) continue;
+        guarded.add(s);
+        const sao = lastOf(s.allowOverride);
+        insertAfter(sao, ['AllowOverrideList None']);
+        ctx.noteIn(
+          s.file,
+          sao,
+          'htaccess-override-list-guarded',
+          `"AllowOverrideList None" added: this section would otherwise inherit "AllowOverrideList ${list.join(' ')}" from <Directory ${g.section.values[0]}> ` +
+            `(line ${g.section.line}) and 2.4 would read ${names.join(' / ')} files here for those directives, which "${sao.values.join(' ')}" did not allow in 2.2`,
+          'info',
+        );
+      }
+    }
+  },
 };
