@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # gen-directive-modules.sh - map every httpd directive to the module that defines it.
 #
-# Usage: gen-directive-modules.sh [APACHE2_BINARY] [MODULE_DIR] > directive-modules.json
+# Usage: gen-directive-modules.sh [--compact] [APACHE2_BINARY] [MODULE_DIR] > directive-modules.json
+#   --compact       only what the codemod reads (no descriptions, no per-directive source, no
+#                   load diagnostics). The committed table is made with:
+#                   scripts/gen-directive-modules.sh --compact > src/modules/directive-modules.generated.json
 #   APACHE2_BINARY  default: $APACHE2 or /usr/sbin/apache2
 #   MODULE_DIR      default: $APACHE2_MODULE_DIR or /usr/lib/apache2/modules
 # Env: KEEP_TMP=1 keeps the scratch dir (path printed on stderr); VERBOSE=1 logs every probe.
@@ -23,6 +26,8 @@
 # Output (stdout): JSON, see the "Output" section at the bottom of the Python part.
 set -euo pipefail
 
+COMPACT=0
+if [ "${1:-}" = "--compact" ]; then COMPACT=1; shift; fi
 APACHE2_BIN="${1:-${APACHE2:-/usr/sbin/apache2}}"
 MODULE_DIR="${2:-${APACHE2_MODULE_DIR:-/usr/lib/apache2/modules}}"
 
@@ -38,6 +43,7 @@ PYPROG="$(cat <<'PY'
 import json, os, re, shutil, struct, subprocess, sys, tempfile
 
 BIN, MODDIR = sys.argv[1], os.path.abspath(sys.argv[2])
+COMPACT = sys.argv[3] == "1"
 VERBOSE = bool(os.environ.get("VERBOSE"))
 KEEP = bool(os.environ.get("KEEP_TMP"))
 MODULE_MAGIC_COOKIE = 0x41503234  # "AP24"
@@ -415,6 +421,25 @@ result = {
 }
 if mismatch:
     result["sourceMismatch"] = sorted(set(mismatch))
+if COMPACT:
+    # What src/modules/ reads: ids, sources and files of modules, and for each directive (sorted by
+    # name) its module, the other modules defining it and where it is allowed.
+    def compact_directive(d):
+        out = {"module": d["module"]}
+        if d.get("alsoDefinedBy"):
+            out["alsoDefinedBy"] = [a["module"] for a in d["alsoDefinedBy"]]
+        out["context"] = d["context"]
+        return out
+    result = {
+        "generatedBy": "scripts/gen-directive-modules.sh --compact",
+        "generatedFrom": version_line,
+        "moduleDir": MODDIR,
+        "builtinModules": {bid: src for bid, src in builtin_ids.items()},
+        "modules": {m: dict({"file": e["file"], "source": e["source"]}, **({"mpm": True} if e.get("mpm") else {}),
+                            **({"loadError": True} if "loadError" in e else {}))
+                    for m, e in mods_out.items()},
+        "directives": {k: compact_directive(directives[k]) for k in sorted(directives, key=lambda n: (n.lower(), n))},
+    }
 json.dump(result, sys.stdout, indent=2)
 sys.stdout.write("\n")
 if KEEP:
@@ -424,4 +449,4 @@ else:
 PY
 )"
 
-exec python3 -c "$PYPROG" "$APACHE2_BIN" "$MODULE_DIR"
+exec python3 -c "$PYPROG" "$APACHE2_BIN" "$MODULE_DIR" "$COMPACT"

@@ -1,83 +1,333 @@
-// Upgrade note "Modules": modules that 2.4 needs for the migrated directives must be loaded.
-// Runs last and writes each requested LoadModule once, beside the lines that already load modules.
-import { Directive, NewLine, directives, insertAfter } from '../src/cst';
-import { SourceFile } from '../src/server/types';
-import { ModuleRequest, Transform } from './types';
+// Upgrade note "Modules": every module must be rebuilt for 2.4, several moved or are new (mod_authz_core for
+// Require, mod_authn_core for AuthType, mod_unixd for User/Group, mod_filter for AddOutputFilterByType,
+// mod_socache_* for SSLSessionCache, mod_slotmem_shm + mod_lbmethod_* for balancers, mod_access_compat for
+// Order/Allow/Deny), and the MPM, compiled into 2.2, is a module in 2.4.
+//
+// The planner runs last, once per server. It writes each LoadModule line 2.4 needs once, beside the lines
+// that already load modules (the path prefix taken from them):
+//  - what other transforms asked for (ctx.requireModule);
+//  - for a whole server (a main config that loads modules or sets ServerRoot): the MPM, and the module of
+//    every directive the migrated tree uses (table generated from `apache2 -L`, plus the providers named in
+//    arguments, see src/modules/needs.ts), skipping directives inside `<IfModule>` tests that are false on
+//    the migrated server and 2.2-only branches; an upstream static build has no LoadModule lines at all,
+//    then the lines go after ServerRoot;
+//  - the modules those need loaded first (mod_proxy before mod_proxy_balancer, …).
+// Built-in modules must not be loaded again ("module X is built-in and can't be loaded" is fatal): with
+// `--httpd PATH` the binary is probed (-l, -V) and built-ins get no line; without it each new line is guarded
+// by `<IfModule !x_module>`, and existing LoadModule lines of modules some 2.4 builds compile in (Debian:
+// unixd log_config logio version watchdog) are guarded the same way.
+// Debian layout (one-line mods-enabled/*.load files): new lines go after the `Include mods-enabled/*.load`.
+import { Directive, Node, NewLine, Section, ancestors, directives, insertAfter, replaceWith, splitLineEnd, walk } from '../src/cst';
+import { ALWAYS_BUILTIN, MAYBE_BUILTIN, MPMS, classify, dependencies, isMpm, readIfModule } from '../src/modules/knowledge';
+import { Need, argumentNeeds, sectionNeeds } from '../src/modules/needs';
+import { HttpdProbe, probeHttpd } from '../src/modules/probe';
+import { directiveModules, moduleFile } from '../src/modules/table';
+import { isTwoTwoOnly, sectionIsTwoTwoOnly } from '../src/semantics/version-guards';
+import { ServerTree, SourceFile } from '../src/server/types';
+import { Transform, TransformContext } from './types';
 
-interface LoadSite {
+interface LoadLine {
   readonly file: SourceFile;
-  readonly last: Directive;
+  readonly directive: Directive;
+  readonly id: string;
 }
 
-/** The file and line after which new LoadModule lines go: the file that loads the most modules. */
-function findLoadSite(files: readonly SourceFile[]): LoadSite | null {
-  let best: LoadSite | null = null;
-  let bestCount = 0;
-  for (const file of files) {
-    const loads = [...directives(file.tree, 'LoadModule')];
-    if (loads.length > bestCount) {
-      best = { file, last: loads[loads.length - 1] };
-      bestCount = loads.length;
+/** Every LoadModule outside 2.2-only branches (a guarded line counts: the guard only skips a module already there). */
+function loadLines(server: ServerTree): LoadLine[] {
+  const out: LoadLine[] = [];
+  for (const file of server.files) {
+    for (const d of directives(file.tree, 'LoadModule')) {
+      const id = (d.values[0] ?? '').replace(/_module$/, '');
+      // `<IfModule !authz_core_module>` reads as a 2.2-only branch, except around the line that loads authz_core
+      const twoTwoOnly = ancestors(d).some((s) => sectionIsTwoTwoOnly(s) && readIfModule(s.values).id !== id);
+      if (!twoTwoOnly) out.push({ file, directive: d, id });
     }
   }
-  return best;
+  return out;
 }
 
-/** `modules/mod_foo.so` → `modules/mod_${name}.so`, keeping the directory of an existing line. */
-function modulePath(example: Directive, module: string): string {
+/**
+ * A whole server whose module set the run can see: a main config found by discovery (its ServerRoot is
+ * resolved), or a main config transformed on its own when the target was described (--httpd or --mpm).
+ * A config text transformed on its own without them (fixtures of other transforms, API users) gets only the
+ * modules transforms asked for: planning every directive of a snippet would bury its own changes.
+ */
+function isWholeServer(server: ServerTree, options: TransformContext['options']): boolean {
+  if (!server.main) return false;
+  return server.serverRoot !== null || options.httpd !== undefined || options.mpm !== undefined;
+}
+
+/** The outermost section of its file holding `node`, or the node itself: new lines go after it, at top level. */
+function topLevel(node: Directive): Node {
+  const outer = ancestors(node);
+  return outer.length > 0 ? outer[outer.length - 1] : node;
+}
+
+interface Site {
+  readonly file: SourceFile;
+  readonly after: Node;
+  /** Directory part of new paths, e.g. `modules/` or `/usr/lib/apache2/modules/`. */
+  readonly prefix: string;
+  /** Set when the modules come from Debian's mods-enabled/*.load files. */
+  readonly debian: boolean;
+}
+
+function pathPrefix(example: Directive): string {
   const path = example.values[1] ?? '';
   const slash = path.lastIndexOf('/');
-  return `${slash === -1 ? '' : path.slice(0, slash + 1)}mod_${module}.so`;
+  return slash === -1 ? '' : path.slice(0, slash + 1);
 }
 
-function loadedModules(files: readonly SourceFile[]): Set<string> {
-  const loaded = new Set<string>();
-  for (const file of files) {
-    for (const d of directives(file.tree, 'LoadModule')) {
-      const id = d.values[0] ?? '';
-      loaded.add(id.replace(/_module$/, ''));
+function findSite(server: ServerTree, loads: readonly LoadLine[], whole: boolean, probe: HttpdProbe | null): Site | null {
+  // the file that loads the most modules, its last LoadModule
+  const counts = new Map<SourceFile, LoadLine[]>();
+  for (const l of loads) counts.set(l.file, [...(counts.get(l.file) ?? []), l]);
+  let best: LoadLine[] | null = null;
+  for (const list of counts.values()) if (!best || list.length > best.length) best = list;
+  if (best) {
+    const last = best[best.length - 1];
+    if (/\.load$/.test(last.file.displayPath) && best.length <= 2) {
+      // Debian: one module per mods-enabled/*.load file; new lines go beside the Include that reads them
+      for (const file of server.files) {
+        for (const inc of directives(file.tree, 'Include', 'IncludeOptional')) {
+          if (!isTwoTwoOnly(inc) && /\.load$/.test(inc.values[0] ?? '')) {
+            return { file, after: topLevel(inc), prefix: pathPrefix(last.directive), debian: true };
+          }
+        }
+      }
+    }
+    return { file: last.file, after: topLevel(last.directive), prefix: pathPrefix(last.directive), debian: false };
+  }
+  if (whole && server.main) {
+    // a static 2.2 build: no LoadModule lines; ServerRoot comes first, LoadModule must precede <IfModule> tests
+    const root = [...directives(server.main.tree, 'ServerRoot')].find((d) => !isTwoTwoOnly(d));
+    if (root) {
+      const prefix = probe?.moduleDir ? `${probe.moduleDir}/` : 'modules/';
+      return { file: server.main, after: topLevel(root), prefix, debian: false };
     }
   }
-  return loaded;
+  return null;
+}
+
+/** Whether every `<IfModule>` around a node holds when `loaded` are the loaded modules. */
+function ifModulesHold(node: Node, loaded: ReadonlySet<string>): boolean {
+  for (const s of ancestors(node)) {
+    if (!s.is('IfModule')) continue;
+    const test = readIfModule(s.values);
+    const present = test.form !== 'other' && !!test.id && loaded.has(test.id);
+    if (present === test.negated) return false;
+  }
+  return true;
+}
+
+/** The module a directive line needs on 2.4 (from the table), or null when core, an MPM's, or unknown to 2.4. */
+function definingModule(name: string, have: ReadonlySet<string>, mpm: string): string | null {
+  const modules = directiveModules(name);
+  if (!modules || modules.some(isMpm)) return null;
+  if (modules.some((m) => have.has(m))) return null;
+  if (modules.includes('cgi') && modules.includes('cgid')) return mpm === 'mpm_prefork' ? 'cgi' : 'cgid';
+  return modules[0];
+}
+
+/** Needs of the directives and sections the migrated tree uses, with their IfModule tests evaluated on `loaded`. */
+function directiveNeeds(server: ServerTree, present: ReadonlySet<string>, assumed: ReadonlySet<string>, mpm: string): Map<string, string> {
+  const planned = new Map<string, string>();
+  // `have`: what needs no line (loaded, built in); `on`: what <IfModule> tests see (also modules assumed built in)
+  const have = new Set(present);
+  const on = new Set([...present, ...assumed]);
+  // a module planned for one directive can turn an <IfModule> true for others: repeat until stable
+  for (let round = 0; round < 5; round++) {
+    const before = planned.size;
+    for (const file of server.files) {
+      for (const node of walk(file.tree)) {
+        if (node.kind !== 'directive' && node.kind !== 'section') continue;
+        if (isTwoTwoOnly(node) || !ifModulesHold(node, on)) continue;
+        const where = `line ${node.line} of ${file.displayPath}`;
+        const needs: Need[] = [];
+        if (node.kind === 'directive') {
+          const module = definingModule(node.name, have, mpm);
+          if (module) needs.push({ module, reason: `${node.name} (${where}) is defined by mod_${module}` });
+          needs.push(...argumentNeeds(node).map((n) => ({ module: n.module, reason: `${n.reason} (${where})` })));
+        } else if (!node.is('IfModule')) {
+          needs.push(...sectionNeeds(node as Section).map((n) => ({ module: n.module, reason: `${n.reason} (${where})` })));
+        }
+        for (const need of needs) {
+          if (ALWAYS_BUILTIN.has(need.module) || have.has(need.module) || isMpm(need.module)) continue;
+          planned.set(need.module, need.reason);
+          have.add(need.module);
+          on.add(need.module);
+        }
+      }
+    }
+    if (planned.size === before) break;
+  }
+  return planned;
+}
+
+function probeFor(ctx: TransformContext, server: ServerTree): HttpdProbe | null {
+  if (!ctx.options.httpd) return null;
+  try {
+    return probeHttpd(ctx.options.httpd);
+  } catch (error) {
+    const file = server.main ?? server.files[0];
+    ctx.noteIn(file, null, 'httpd-probe-failed', `--httpd ${ctx.options.httpd} could not be probed (${error instanceof Error ? error.message : String(error)}); new LoadModule lines are guarded instead`, 'review');
+    return null;
+  }
+}
+
+/** Whether a LoadModule already sits in `<IfModule !its_module>` (or `!mod_its.c`). */
+function isGuarded(d: Directive, id: string): boolean {
+  return ancestors(d).some((s) => {
+    if (!s.is('IfModule')) return false;
+    const test = readIfModule(s.values);
+    return test.negated && test.id === id;
+  });
+}
+
+/** Guards existing LoadModule lines of modules built into the target (probed) or into some 2.4 builds. */
+function guardBuiltinLoads(loads: readonly LoadLine[], probe: HttpdProbe | null, ctx: TransformContext): void {
+  for (const l of loads) {
+    const builtin = probe ? probe.builtins.has(l.id) : MAYBE_BUILTIN.has(l.id);
+    if (!builtin || ALWAYS_BUILTIN.has(l.id) || isGuarded(l.directive, l.id)) continue;
+    const [content] = splitLineEnd(l.directive.raw);
+    replaceWith(l.directive, [`<IfModule !${l.id}_module>`, { text: content.slice(l.directive.indent.length), depth: 1 }, '</IfModule>']);
+    ctx.noteIn(
+      l.file,
+      l.directive,
+      'module-builtin-guarded',
+      probe
+        ? `${l.id}_module is compiled into ${probe.binary}; loading a built-in module is fatal in 2.4 ("module ${l.id}_module is built-in and can't be loaded"), so the line is guarded with <IfModule !${l.id}_module>`
+        : `${l.id}_module is compiled into some 2.4 builds (Debian's) and loading a built-in module is fatal there ("module ${l.id}_module is built-in and can't be loaded"), so the line is guarded with <IfModule !${l.id}_module>`,
+      'info',
+    );
+  }
+}
+
+/** Reports LoadModule lines of standard modules whose file the probed httpd does not have. */
+function reportNotInstalled(loads: readonly LoadLine[], probe: HttpdProbe, ctx: TransformContext): void {
+  for (const l of loads) {
+    if (classify(l.id) !== 'standard' || probe.builtins.has(l.id)) continue;
+    const path = l.directive.values[1] ?? '';
+    const file = path.slice(path.lastIndexOf('/') + 1) || moduleFile(l.id);
+    if (probe.moduleFiles.has(file)) continue;
+    ctx.noteIn(
+      l.file,
+      l.directive,
+      'module-not-installed',
+      probe.moduleDir
+        ? `${probe.binary} has no ${file} in ${probe.moduleDir}: install the package that provides mod_${l.id} for this httpd before starting it`
+        : `no module directory found for ${probe.binary}: check that ${file} is installed`,
+      'manual',
+    );
+  }
+}
+
+function newLines(id: string, path: string, guarded: boolean): NewLine[] {
+  const load = `LoadModule ${id}_module ${path}`;
+  if (!guarded) return [load];
+  if (isMpm(id)) {
+    // only one MPM may be loaded: load this one when no MPM is there yet (built in or loaded)
+    const others = MPMS.filter((m) => m !== id);
+    return [
+      ...others.map((m, i) => ({ text: `<IfModule !${m}_module>`, depth: i })),
+      { text: `<IfModule !${id}_module>`, depth: others.length },
+      { text: load, depth: others.length + 1 },
+      { text: '</IfModule>', depth: others.length },
+      ...others.map((m, i) => ({ text: '</IfModule>', depth: others.length - 1 - i })),
+    ];
+  }
+  return [`<IfModule !${id}_module>`, { text: load, depth: 1 }, '</IfModule>'];
 }
 
 export const loadModules: Transform = {
   id: 'load-modules',
   title: 'Load the modules that migrated directives need',
-  row: 'Modules: LoadModule lines for modules 2.4 needs (planned once per server)',
+  row: 'Modules: LoadModule lines for modules 2.4 needs (planned once per server; MPM; renamed and new modules)',
   order: 9000,
   applyServer(server, ctx) {
-    const wanted = new Map<string, ModuleRequest>();
-    for (const request of ctx.moduleRequests) if (!wanted.has(request.module)) wanted.set(request.module, request);
-    if (wanted.size === 0) return;
-    const loaded = loadedModules(server.files);
-    const missing = [...wanted.values()].filter((r) => !loaded.has(r.module));
+    const probe = probeFor(ctx, server);
+    const loads = loadLines(server);
+    const whole = isWholeServer(server, ctx.options);
+    guardBuiltinLoads(loads, probe, ctx);
+    if (probe) reportNotInstalled(loads, probe, ctx);
+
+    const loaded = new Set(loads.map((l) => l.id));
+    const builtin = probe ? probe.builtins : ALWAYS_BUILTIN;
+    const present = (id: string) => loaded.has(id) || builtin.has(id) || ALWAYS_BUILTIN.has(id);
+
+    // what to load, in order: requests first (as asked), then the MPM, then what directives need
+    const wanted = new Map<string, { reason: string; file: string | null }>();
+    for (const r of ctx.moduleRequests) if (!wanted.has(r.module)) wanted.set(r.module, { reason: r.reason, file: r.file });
+    let mpm: string | null = null;
+    if (whole) {
+      const hasMpm = [...loaded, ...builtin].some(isMpm);
+      mpm = `mpm_${ctx.options.mpm ?? 'prefork'}`;
+      if (!hasMpm) wanted.set(mpm, { reason: 'mpm', file: null });
+      // for <IfModule> tests: what is loaded, built in (assumed so for Debian's built-ins without a probe), the MPM
+      const presentNow = new Set<string>([...loaded, ...builtin, ...(hasMpm ? [] : [mpm])]);
+      const assumed = new Set<string>(probe ? [] : MAYBE_BUILTIN);
+      for (const [module, reason] of directiveNeeds(server, presentNow, assumed, mpm)) {
+        if (!wanted.has(module)) wanted.set(module, { reason, file: null });
+      }
+    }
+    const missing: string[] = [];
+    const add = (id: string, depth: number) => {
+      if (present(id) || missing.includes(id) || depth > 4) return;
+      for (const dep of dependencies(id)) {
+        if (!present(dep) && !wanted.has(dep)) wanted.set(dep, { reason: `mod_${id} needs mod_${dep} loaded first`, file: null });
+        add(dep, depth + 1);
+      }
+      missing.push(id);
+    };
+    for (const id of wanted.keys()) add(id, 0);
     if (missing.length === 0) return;
-    const site = findLoadSite(server.files);
+
+    const site = findSite(server, loads, whole, probe);
     if (!site) {
-      for (const request of missing) {
-        const file = server.files.find((f) => f.displayPath === request.file) ?? server.files[0];
+      for (const id of missing) {
+        const w = wanted.get(id)!;
+        const file = server.files.find((f) => f.displayPath === w.file) ?? server.files[0];
         ctx.noteIn(
           file,
           null,
           'module-needed',
           server.main
-            ? `load ${request.module}_module on 2.4 (${request.reason}); this server has no LoadModule lines to add it beside`
-            : `the main config must load ${request.module}_module on 2.4 (${request.reason}); it was not part of this run`,
+            ? `load ${id}_module on 2.4 (${w.reason}); this server has no LoadModule lines to add it beside`
+            : `the main config must load ${id}_module on 2.4 (${w.reason}); it was not part of this run`,
           server.main ? 'manual' : 'review',
         );
       }
       return;
     }
+    // MPM first: <IfModule mpm_*> sections and other modules' checks may follow right away
+    missing.sort((a, b) => Number(isMpm(b)) - Number(isMpm(a)));
     const lines: NewLine[] = [];
-    for (const request of missing) {
-      lines.push(
-        `<IfModule !${request.module}_module>`,
-        { text: `LoadModule ${request.module}_module ${modulePath(site.last, request.module)}`, depth: 1 },
-        `</IfModule>`,
-      );
-      ctx.noteIn(site.file, null, 'module-loaded', `loads ${request.module}_module: ${request.reason}`, 'info');
+    for (const id of missing) {
+      lines.push(...newLines(id, `${site.prefix}${moduleFile(id)}`, !probe));
+      const w = wanted.get(id)!;
+      const debian = site.debian ? ` (Debian: \`a2enmod ${id.replace(/^mpm_/, 'mpm_')}\` does this through mods-enabled/)` : '';
+      if (isMpm(id) && w.reason === 'mpm') {
+        ctx.noteIn(
+          site.file,
+          null,
+          'mpm-loaded',
+          `httpd 2.2 had its MPM compiled in, 2.4 loads it as a module: loads ${id}_module (choose with --mpm prefork|worker|event; ` +
+            `prefork matches 2.2's default and non-thread-safe modules such as mod_php)${debian}`,
+          'review',
+        );
+      } else {
+        ctx.noteIn(site.file, null, 'module-loaded', `loads ${id}_module: ${w.reason}${debian}`, 'info');
+      }
+      if (probe && !probe.moduleFiles.has(moduleFile(id))) {
+        ctx.noteIn(
+          site.file,
+          null,
+          'module-not-installed',
+          `${probe.binary} has no ${moduleFile(id)}${probe.moduleDir ? ` in ${probe.moduleDir}` : ''}: install the package that provides mod_${id} before starting it`,
+          'manual',
+        );
+      }
     }
-    insertAfter(site.last, lines);
+    insertAfter(site.after, lines);
   },
 };
