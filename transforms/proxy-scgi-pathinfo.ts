@@ -1,10 +1,62 @@
-// Upgrade note "mod_proxy_scgi: PATH_INFO is no longer derived unless proxy-scgi-pathinfo is set".
-// STUB: registered, not yet implemented.
+// Upgrade note "Misc changes / mod_proxy_scgi": the default setting for PATH_INFO has changed from
+// httpd 2.2, and some web applications will no longer operate properly with the new PATH_INFO
+// setting. The previous setting can be restored by configuring the proxy-scgi-pathinfo variable.
+// 2.2's scgi_canon always set PATH_INFO to the path after the backend URL; 2.4 does so only when the
+// request has the variable proxy-scgi-pathinfo, which must exist before the proxy fixup runs
+// (SetEnv is too late, SetEnvIf works). Measured with an SCGI backend in
+// __tests__/httpd-changed-defaults.test.ts. The variable is read by mod_proxy_scgi only, so setting it
+// beside each ProxyPass to scgi:// keeps 2.2's meaning; other routes to scgi:// are reported.
+import { Directive, Section, ancestors, directives, insertAfter } from '../src/cst';
+import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { Transform } from './types';
+
+const LOCATION = ['Location', 'LocationMatch'];
+const LINE = 'SetEnvIf Request_URI ^ proxy-scgi-pathinfo';
+
+function proxyTarget(d: Directive): string {
+  const inLocation = ancestors(d).some((s: Section) => s.is(...LOCATION));
+  return (inLocation ? d.values[0] : d.values[1]) ?? '';
+}
+
+function setsVariable(d: Directive): boolean {
+  return d.is('SetEnvIf', 'SetEnvIfNoCase', 'SetEnvIfExpr', 'BrowserMatch', 'BrowserMatchNoCase') && d.values.some((v) => /^!?proxy-scgi-pathinfo(=|$)/i.test(v));
+}
 
 export const proxyScgiPathinfo: Transform = {
   id: 'proxy-scgi-pathinfo',
-  title: 'Report proxy-scgi-pathinfo',
-  row: 'mod_proxy_scgi: PATH_INFO is no longer derived unless proxy-scgi-pathinfo is set',
+  title: 'Keep PATH_INFO for SCGI backends (proxy-scgi-pathinfo)',
+  row: 'mod_proxy_scgi: the default setting for PATH_INFO has changed; the previous setting is restored by the proxy-scgi-pathinfo variable',
   order: 620,
+  applyFile(tree, ctx) {
+    const done = new Set<unknown>();
+    for (const d of directives(tree)) {
+      if (!isTwoTwoOnly(d) && setsVariable(d)) done.add(d.parent);
+    }
+    for (const d of [...directives(tree)]) {
+      if (isTwoTwoOnly(d)) continue;
+      if (d.is('ProxyPass', 'ProxyPassMatch')) {
+        if (!/^scgi:\/\//i.test(proxyTarget(d))) continue;
+        if (done.has(d.parent)) continue;
+        done.add(d.parent);
+        if (ctx.file?.role === 'htaccess') continue;
+        insertAfter(d, [LINE]);
+        ctx.requireModule('setenvif', 'SetEnvIf sets proxy-scgi-pathinfo', d);
+        ctx.note(
+          d,
+          'proxy-scgi-pathinfo-set',
+          `added "${LINE}": 2.4 sends no PATH_INFO to SCGI backends unless proxy-scgi-pathinfo is set; 2.2 always sent it. ` +
+            'Remove the line once the application works without PATH_INFO (it can use SCRIPT_NAME and REQUEST_URI)',
+          'info',
+        );
+      } else if (d.values.some((v) => /^(proxy:)?scgi:\/\//i.test(v)) && !done.has(d.parent)) {
+        ctx.note(
+          d,
+          'proxy-scgi-pathinfo-review',
+          `${d.name} routes requests to an SCGI backend: 2.4 sends no PATH_INFO unless the variable proxy-scgi-pathinfo is set ` +
+            `(2.2 always sent it). If the application needs it, add "${LINE}" where these requests are handled`,
+          'review',
+        );
+      }
+    }
+  },
 };
