@@ -103,7 +103,7 @@ const REAL: readonly RealCase[] = [
   { name: 'sslprotocol-sslv2', modules: ['socache_shmcb', 'ssl'], snippet: 'SSLProtocol SSLv2\n', transform: 'ssl-drop-sslv2', entry: 'sslv2' },
   { name: 'mutex-lockfile-path', modules: [], snippet: 'Mutex file:DIR/empty/accept.lock default\n', transform: 'replace-mutex-directives', entry: 'mutex-directory' },
   { name: 'loglevel-without-module', modules: [], snippet: 'LogLevel warn rewrite:trace3\n', transform: 'rewrite-log-to-log-level', entry: 'log-level-module' },
-  { name: 'bom', modules: [], snippet: '\ufeffServerAdmin webmaster@example.com\n', transform: null, entry: 'bom' },
+  { name: 'bom', modules: [], snippet: '\ufeffServerAdmin webmaster@example.com\n', transform: 'byte-order-mark', entry: 'bom' },
   { name: 'trailing-comment', modules: [], snippet: 'Timeout 300 # seconds\n', transform: null, entry: 'trailing-comment' },
 ];
 

@@ -81,7 +81,6 @@ function migrate(text: string, transforms: readonly Transform[], role: 'main' | 
 // ---------------------------------------------------------------------------------------------
 // 2.2's filter_lookup for one provider (mod_filter.c, 2.2.15 – 2.2.34), written from the C code.
 
-type Dispatch = { kind: 'req' | 'resp' | 'env'; name: string } | { kind: 'content-type' } | { kind: 'handler' };
 
 function atoi(s: string): number {
   const m = /^[ \t\n\v\f\r]*([+-]?\d+)/.exec(s);

@@ -18,7 +18,7 @@ import { directives, parse } from '../src/cst';
 import { transformText } from '../src/run/runner';
 import { TRANSFORMS } from '../transforms';
 import { RunOptions } from '../transforms/types';
-import { baseConfig, configtest, freePorts, loadModuleLines, startServerChecked, tempDir } from './support/httpd';
+import { baseConfig, configtest, freePorts, startServerChecked, tempDir } from './support/httpd';
 import { allModuleLines, httpsStatus, listDirectives, makePki, materialize } from './support/mutex-ssl';
 
 const FIXTURES = path.join(__dirname, 'fixtures');

@@ -120,7 +120,11 @@ describe('Debian 2.2 layout (examples/debian-2.2)', () => {
     const include = main.indexOf('Include mods-enabled/*.load\n');
     expect(include).toBeGreaterThan(0);
     const after = main.slice(include);
-    expect(after).toMatch(/^Include mods-enabled\/\*\.load\nLoadModule mpm_prefork_module \/usr\/lib\/apache2\/modules\/mod_mpm_prefork\.so\n/);
+    // the MPM goes before the first <IfModule mpm_prefork_module>: IfModule is evaluated while the file is read
+    const mpmLine = main.indexOf('LoadModule mpm_prefork_module /usr/lib/apache2/modules/mod_mpm_prefork.so\n');
+    expect(mpmLine).toBeGreaterThan(0);
+    expect(mpmLine).toBeLessThan(main.indexOf('<IfModule mpm_prefork_module>'));
+    expect(after).toMatch(/^Include mods-enabled\/\*\.load\nLoadModule /);
     expect(after).toMatch(/LoadModule access_compat_module \/usr\/lib\/apache2\/modules\/mod_access_compat\.so\n/);
     // the enabled .load files keep one module each; disabled ones (separate fragments) are renamed in place
     expect(fs.readFileSync(path.join(root, 'mods-available', 'alias.load'), 'latin1')).toBe(

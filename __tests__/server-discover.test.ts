@@ -450,3 +450,167 @@ describe('scanning and input errors', () => {
     expect(ids(d)).toEqual([`${tmp}/x/site.conf`]);
   });
 });
+
+describe('AccessFileName', () => {
+  const roles = (d: Discovery): [string, string][] =>
+    d.servers.filter((s) => s.main === null).map((s) => [s.id, s.files[0].role]);
+
+  it('reads every name AccessFileName gives, in the directories the server serves', () => {
+    const root = build(tmp, {
+      'conf/httpd.conf': [
+        'ServerRoot "/usr/local/apache2"',
+        'DocumentRoot "/usr/local/apache2/htdocs"',
+        '# AccessFileName .commented',
+        'AccessFileName .acl .htaccess',
+        'Include conf/extra/*.conf',
+        '',
+      ].join('\n'),
+      'conf/extra/vhosts.conf': '<VirtualHost *:80>\r\n  AccessFileName  ".my acl"\tsub/.x\r\n</VirtualHost>\r\n',
+      'htdocs/.acl': 'Order deny,allow\n',
+      'htdocs/blog/.htaccess': 'Deny from all\n',
+      'htdocs/files/.my acl': 'Deny from all\n',
+      'htdocs/files/sub/.x': 'Deny from all\n',
+      'htdocs/files/.x': 'not read: the name is sub/.x\n',
+      'htdocs/.commented': 'not read\n',
+      'htdocs/.ACL': 'not read: names are case-sensitive\n',
+      'htdocs/.htpasswd': 'user:hash\n',
+      'htdocs/index.html': '<p>hi</p>\n',
+    });
+    const d = discover(['.'], { cwd: root });
+    expect(d.errors).toEqual([]);
+    expect(ids(d)[0]).toBe('conf/httpd.conf');
+    expect(shown(d.servers[0])).toEqual(['conf/httpd.conf', 'conf/extra/vhosts.conf']);
+    expect(roles(d)).toEqual([
+      ['htdocs/.acl', 'htaccess'],
+      ['htdocs/blog/.htaccess', 'htaccess'],
+      ['htdocs/files/.my acl', 'htaccess'],
+      ['htdocs/files/sub/.x', 'htaccess'],
+    ]);
+    expect(byId(d, 'htdocs/.acl').files[0].original).toBe('Order deny,allow\n');
+    expect(d.skipped).toEqual([
+      { path: 'htdocs/.ACL', reason: 'not a configuration file name' },
+      { path: 'htdocs/.commented', reason: 'not a configuration file name' },
+      { path: 'htdocs/.htpasswd', reason: 'not a configuration file name' },
+      { path: 'htdocs/files/.x', reason: 'not a configuration file name' },
+      { path: 'htdocs/index.html', reason: 'not a configuration file name' },
+    ]);
+  });
+
+  it('changes nothing for a tree without AccessFileName', () => {
+    const root = build(tmp, {
+      'httpd.conf': 'DocumentRoot "/var/www"\n',
+      'www/.htaccess': 'Deny from all\n',
+      'www/.acl': 'Deny from all\n',
+    });
+    const d = discover(['.'], { cwd: root });
+    expect(roles(d)).toEqual([['www/.htaccess', 'htaccess']]);
+    expect(d.skipped).toEqual([{ path: 'www/.acl', reason: 'not a configuration file name' }]);
+  });
+
+  it('takes names literally: `.ht*` is no pattern', () => {
+    const root = build(tmp, {
+      'httpd.conf': 'AccessFileName .ht*\n',
+      'www/.htpasswd': 'user:hash\n',
+      'www/.htgroup': 'admins: user\n',
+      'www/.ht*': 'Deny from all\n',
+    });
+    const d = discover(['.'], { cwd: root });
+    expect(roles(d)).toEqual([['www/.ht*', 'htaccess']]);
+    expect(d.skipped.map((s) => s.path)).toEqual(['www/.htgroup', 'www/.htpasswd']);
+  });
+
+  it('keeps .htaccess a per-directory file even when AccessFileName names only others', () => {
+    const root = build(tmp, { 'httpd.conf': 'AccessFileName .acl\n', 'www/.htaccess': 'Deny from all\n', 'www/.acl': '' });
+    expect(roles(discover(['.'], { cwd: root }))).toEqual([
+      ['www/.acl', 'htaccess'],
+      ['www/.htaccess', 'htaccess'],
+    ]);
+  });
+
+  it("does not apply one server's names to another server's tree, nor to a tree without a main config", () => {
+    const root = build(path.join(tmp, 'servers'), {
+      'a/httpd.conf': '<Directory />\n  AllowOverride None\n</Directory>\nAccessFileName .acl\n',
+      'a/www/.acl': 'Deny from all\n',
+      'b/httpd.conf': 'Listen 80\n',
+      'b/www/.acl': 'Deny from all\n',
+    });
+    const other = build(path.join(tmp, 'elsewhere'), { 'www/.acl': 'Deny from all\n', 'www/.htaccess': '' });
+    const d = discover(['.', other], { cwd: root });
+    expect(ids(d).slice(0, 2)).toEqual(['a/httpd.conf', 'b/httpd.conf']);
+    // absolute paths sort first
+    expect(roles(d)).toEqual([
+      [`${other}/www/.htaccess`, 'htaccess'],
+      ['a/www/.acl', 'htaccess'],
+    ]);
+    expect(d.skipped.map((s) => s.path)).toEqual([`${other}/www/.acl`, 'b/www/.acl']);
+  });
+
+  it('reads the names in a DocumentRoot, Alias or <Directory> scanned beside the config', () => {
+    const site = build(path.join(tmp, 'srv'), {
+      'docs/.acl': '',
+      'docs/deep/er/.acl': '',
+      'icons/.acl': '',
+      'users/alice/web/.acl': '',
+      'users/alice/mail/.acl': '',
+      'unserved/.acl': '',
+    });
+    const conf = build(path.join(tmp, 'etc'), {
+      'apache2.conf': [
+        'AccessFileName ${APACHE_ACCESS}',
+        `DocumentRoot ${site}/docs`,
+        `Alias /icons/ "${site}/icons/"`,
+        `<Directory ${site}/users/*/web>`,
+        '</Directory>',
+        `<Directory ~ "${site}/unserved">`,
+        '</Directory>',
+        '',
+      ].join('\n'),
+      envvars: 'export APACHE_ACCESS=.acl\n',
+    });
+    const d = discover([conf, site], { cwd: tmp });
+    // a <Directory> with a wildcard counts up to its first wildcard
+    expect(roles(d)).toEqual([
+      ['srv/docs/.acl', 'htaccess'],
+      ['srv/docs/deep/er/.acl', 'htaccess'],
+      ['srv/icons/.acl', 'htaccess'],
+      ['srv/users/alice/mail/.acl', 'htaccess'],
+      ['srv/users/alice/web/.acl', 'htaccess'],
+    ]);
+    expect(d.skipped).toEqual([
+      { path: 'etc/envvars', reason: 'not a configuration file name' },
+      { path: 'srv/unserved/.acl', reason: 'not a configuration file name' },
+    ]);
+    // the same docroot scanned without its config: the name means nothing
+    const alone = discover([site], { cwd: tmp });
+    expect(alone.servers).toEqual([]);
+    expect(alone.skipped).toHaveLength(6);
+  });
+
+  it('classifies a named file too, and a config-named one', () => {
+    const root = build(tmp, {
+      'httpd.conf': 'AccessFileName .acl local.conf\n',
+      'www/.acl': 'Deny from all\n',
+      'www/local.conf': 'Deny from all\n',
+    });
+    expect(roles(discover(['httpd.conf', 'www/.acl'], { cwd: root }))).toEqual([['www/.acl', 'htaccess']]);
+    expect(roles(discover(['www/.acl'], { cwd: root }))).toEqual([['www/.acl', 'fragment']]);
+    expect(roles(discover(['.'], { cwd: root }))).toEqual([
+      ['www/.acl', 'htaccess'],
+      ['www/local.conf', 'htaccess'],
+    ]);
+  });
+
+  it('leaves a file an Include reaches in its server, and skips a binary one', () => {
+    const root = build(tmp, {
+      'httpd.conf': 'AccessFileName .acl\nInclude www/.acl\n',
+      'www/.acl': 'Options None\n',
+      'www/bin/.acl': Buffer.from([0x41, 0x00, 0x42]),
+      'www/link/.acl': { symlink: '../.acl' },
+    });
+    const d = discover(['.'], { cwd: root });
+    expect(d.errors).toEqual([]);
+    expect(ids(d)).toEqual(['httpd.conf']);
+    expect(shown(d.servers[0])).toEqual(['httpd.conf', 'www/.acl']);
+    expect(d.skipped).toEqual([{ path: 'www/bin/.acl', reason: 'binary file (contains NUL bytes)' }]);
+  });
+});

@@ -27,7 +27,7 @@ import { configuredServerRoot } from '../src/server/server-root';
 import { ServerTree, SourceFile } from '../src/server/types';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { accessToRequire } from './access-to-require';
-import { DirectorySection, accessFileNames, directorySections, grantedClasses, normalizeDirPath } from './allow-override-default';
+import { DirectorySection, accessFileNames, directorySections, grantedClasses } from './allow-override-default';
 import { Transform, TransformContext } from './types';
 
 /** Roots httpd is built with (as in src/server/server-root.ts): a config without ServerRoot living there is the live tree. */

@@ -35,6 +35,8 @@ import { davLockDbFormat } from './dav-lock-db-format';
 import { directoryMatchSubdirectories } from './directory-match-subdirectories';
 import { pinChangedDefaults } from './pin-changed-defaults';
 import { renameModuleReferences } from './rename-module-references';
+import { byteOrderMark } from './byte-order-mark';
+import { optionsIncludesNoexec } from './options-includes-noexec';
 import { Transform } from './types';
 
 export function ordered(list: readonly Transform[]): Transform[] {
@@ -55,6 +57,7 @@ export function ordered(list: readonly Transform[]): Transform[] {
 }
 
 export const TRANSFORMS: readonly Transform[] = ordered([
+  byteOrderMark,
   accessToRequire,
   renameMaxClients,
   renameMaxRequestsPerChild,
@@ -74,6 +77,7 @@ export const TRANSFORMS: readonly Transform[] = ordered([
   removeAuthzAuthoritative,
   filterProviderExpression,
   addOutputFilterByType,
+  optionsIncludesNoexec,
   optionsMixedSigns,
   includeOptionalWildcard,
   cacheSessionIdentifiers,

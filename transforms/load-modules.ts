@@ -17,7 +17,7 @@
 // by `<IfModule !x_module>`, and existing LoadModule lines of modules some 2.4 builds compile in (Debian:
 // unixd log_config logio version watchdog) are guarded the same way.
 // Debian layout (one-line mods-enabled/*.load files): new lines go after the `Include mods-enabled/*.load`.
-import { Directive, Node, NewLine, Section, ancestors, directives, insertAfter, replaceWith, splitLineEnd, walk } from '../src/cst';
+import { Directive, Node, NewLine, Section, ancestors, directives, insertAfter, insertBefore, replaceWith, splitLineEnd, walk } from '../src/cst';
 import { ALWAYS_BUILTIN, MAYBE_BUILTIN, MPMS, classify, dependencies, isMpm, readIfModule } from '../src/modules/knowledge';
 import { Need, argumentNeeds, sectionNeeds } from '../src/modules/needs';
 import { HttpdProbe, probeHttpd } from '../src/modules/probe';
@@ -222,6 +222,28 @@ function reportNotInstalled(loads: readonly LoadLine[], probe: HttpdProbe, ctx: 
   }
 }
 
+/**
+ * `<IfModule>` is evaluated while the file is read: a module tested before the site must be loaded before
+ * the test (Debian's and RHEL's 2.2 files set the MPM in `<IfModule mpm_prefork_module>` / `<IfModule prefork.c>`
+ * above their LoadModule lines). Returns the top-level node of the site's file to insert before — the first
+ * one that tests `id`, moved up over the comment block that introduces it — or null when no test precedes the site.
+ */
+function earlierTest(site: Site, id: string): Node | null {
+  const top = site.file.tree.body;
+  const end = top.indexOf(site.after);
+  for (let i = 0; i < end; i++) {
+    const node = top[i];
+    const tests = [node, ...(node.kind === 'section' ? walk(node as Section) : [])].some(
+      (n) => n.kind === 'section' && (n as Section).is('IfModule') && !isTwoTwoOnly(n) && readIfModule((n as Section).values).id === id,
+    );
+    if (!tests) continue;
+    let start = i;
+    while (start > 0 && top[start - 1].kind === 'comment') start--;
+    return top[start];
+  }
+  return null;
+}
+
 function newLines(id: string, path: string, guarded: boolean): NewLine[] {
   const load = `LoadModule ${id}_module ${path}`;
   if (!guarded) return [load];
@@ -249,6 +271,7 @@ export const loadModules: Transform = {
     const loads = loadLines(server);
     const whole = isWholeServer(server, ctx.options);
     guardBuiltinLoads(loads, probe, ctx);
+    // guarding replaced some lines: the site is looked for among the lines as they are now
     if (probe) reportNotInstalled(loads, probe, ctx);
 
     const loaded = new Set(loads.map((l) => l.id));
@@ -269,6 +292,12 @@ export const loadModules: Transform = {
       for (const [module, reason] of directiveNeeds(server, presentNow, assumed, mpm)) {
         if (!wanted.has(module)) wanted.set(module, { reason, file: null });
       }
+      // modules the 2.2 config loads may need others on 2.4 (proxy_balancer → slotmem_shm)
+      for (const l of loads) {
+        for (const dep of dependencies(l.id)) {
+          if (!present(dep) && !wanted.has(dep)) wanted.set(dep, { reason: `mod_${l.id} (loaded at line ${l.directive.line} of ${l.file.displayPath}) needs mod_${dep} on 2.4`, file: null });
+        }
+      }
     }
     const missing: string[] = [];
     const add = (id: string, depth: number) => {
@@ -282,7 +311,7 @@ export const loadModules: Transform = {
     for (const id of wanted.keys()) add(id, 0);
     if (missing.length === 0) return;
 
-    const site = findSite(server, loads, whole, probe);
+    const site = findSite(server, loadLines(server), whole, probe);
     if (!site) {
       for (const id of missing) {
         const w = wanted.get(id)!;
@@ -302,8 +331,12 @@ export const loadModules: Transform = {
     // MPM first: <IfModule mpm_*> sections and other modules' checks may follow right away
     missing.sort((a, b) => Number(isMpm(b)) - Number(isMpm(a)));
     const lines: NewLine[] = [];
+    const early = new Map<Node, NewLine[]>();
     for (const id of missing) {
-      lines.push(...newLines(id, `${site.prefix}${moduleFile(id)}`, !probe));
+      const built = newLines(id, `${site.prefix}${moduleFile(id)}`, !probe);
+      const before = earlierTest(site, id);
+      if (before) early.set(before, [...(early.get(before) ?? []), ...built]);
+      else lines.push(...built);
       const w = wanted.get(id)!;
       const debian = site.debian ? ` (Debian: \`a2enmod ${id.replace(/^mpm_/, 'mpm_')}\` does this through mods-enabled/)` : '';
       if (isMpm(id) && w.reason === 'mpm') {
@@ -328,6 +361,7 @@ export const loadModules: Transform = {
         );
       }
     }
-    insertAfter(site.after, lines);
+    for (const [before, block] of early) insertBefore(before, [...block, '']);
+    if (lines.length > 0) insertAfter(site.after, lines);
   },
 };

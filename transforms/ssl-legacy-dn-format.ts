@@ -8,7 +8,7 @@
 // LegacyDNStringFormat changes nothing but the DN strings, so it is added where a directive uses a
 // whole DN (SSL_{CLIENT,SERVER}_{S,I}_DN; the _CN/_O… parts keep their format) and where StdEnvVars
 // exports client DNs to applications.
-import { ConfigFile, Container, Directive, Section, ancestors, directives, insertBefore, sections } from '../src/cst';
+import { ConfigFile, Container, Directive, Section, directives, insertBefore, sections } from '../src/cst';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { Transform } from './types';
 

@@ -312,8 +312,8 @@ export class Section {
 export class ConfigFile {
   readonly kind = 'file' as const;
   readonly body: Node[];
-  /** A UTF-8 byte order mark (as latin1 text) kept ahead of the first line, or ''. */
-  readonly bom: string;
+  /** A UTF-8 byte order mark (as latin1 text) kept ahead of the first line, or ''. Writable: a transform may drop it. */
+  bom: string;
   readonly diagnostics: Diagnostic[];
 
   constructor(body: Node[], bom: string, diagnostics: Diagnostic[]) {

@@ -140,8 +140,8 @@ export const MESSAGES: readonly MessageEntry[] = [
     // httpd escapes the bytes in its message: `'\xef\xbb\xbfServerRoot'` as text
     pattern: /Invalid command '(?:\\xef\\xbb\\xbf|\xef\xbb\xbf|\ufeff)([^']*)'/i,
     sample: "Invalid command '\\xef\\xbb\\xbfServerRoot', perhaps misspelled or defined by a module not included in the server configuration",
-    cause: 'the file starts with a UTF-8 byte order mark, which httpd does not strip (2.2 did not either, but editors add it)',
-    transforms: [],
+    cause: 'the file starts with a UTF-8 byte order mark, which httpd on Unix does not strip (2.2 did not either; only Windows builds skip it)',
+    transforms: ['byte-order-mark'],
     remedy: 'remove the first three bytes (EF BB BF) of the file',
   },
   {

@@ -162,10 +162,12 @@ export function classify(id: string): ModuleKind {
 /**
  * Modules that must be loaded before a module can be (measured: "undefined symbol: ap_proxy_…"
  * for proxy_*, ap_cache_* for cache_*, dav_* for dav_fs/dav_lock, ap_hook_session_* for session_*)
- * or without which it cannot work (authnz_ldap → ldap, *_dbd → dbd).
+ * or without which it cannot work (authnz_ldap → ldap, *_dbd → dbd). mod_proxy_balancer refuses to start
+ * without mod_slotmem_shm even when no balancer is configured (measured: AH01177 at start-up, `-t` passes).
  */
 export function dependencies(id: string): string[] {
   if (id === 'proxy_html') return ['xml2enc'];
+  if (id === 'proxy_balancer') return ['proxy', 'slotmem_shm'];
   if (id.startsWith('proxy_') || id.startsWith('lbmethod_')) return ['proxy'];
   if (id === 'cache_disk' || id === 'cache_socache') return ['cache'];
   if (id === 'dav_fs' || id === 'dav_lock') return ['dav'];

@@ -59,6 +59,7 @@ export function discover(paths: readonly string[], options: DiscoverOptions = {}
 
   const grouping = groupServers({
     found,
+    unread: notConfig,
     registry,
     serverRootOverride: options.serverRoot !== undefined ? path.resolve(cwd, options.serverRoot) : null,
     display,

@@ -11,8 +11,32 @@ export function isEditorBackup(fileName: string): boolean {
   return BACKUP.some((re) => re.test(fileName));
 }
 
+/** httpd's default AccessFileName. */
+export const DEFAULT_ACCESS_FILE_NAME = '.htaccess';
+
+/**
+ * `.htaccess` is always a per-directory file, whatever AccessFileName says:
+ * no other file takes that name, and reading it as server configuration
+ * would apply the wrong migrations.
+ */
 export function isHtaccess(fileName: string): boolean {
-  return fileName === '.htaccess';
+  return fileName === DEFAULT_ACCESS_FILE_NAME;
+}
+
+/**
+ * The directory that `absPath` is the per-directory file of under the
+ * AccessFileName value `name`, or null when the path does not end in that name.
+ * httpd opens `<directory>/<name>` literally: case-sensitive, no wildcards, and
+ * a name may hold `/` (`sub/.acl`, read for the directory above `sub`).
+ */
+export function accessFileDirectory(absPath: string, name: string): string | null {
+  const wanted = name.split('/').filter((c) => c !== '');
+  if (wanted.length === 0 || wanted.some((c) => c === '.' || c === '..')) return null;
+  const parts = path.resolve(absPath).split(path.sep);
+  if (parts.length <= wanted.length) return null;
+  const tail = parts.slice(parts.length - wanted.length);
+  if (!tail.every((c, i) => c === wanted[i])) return null;
+  return parts.slice(0, parts.length - wanted.length).join(path.sep) || path.sep;
 }
 
 /** httpd.conf (upstream, RHEL) and apache2.conf (Debian) are main configs by name. */

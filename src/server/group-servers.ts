@@ -8,6 +8,11 @@
  * files it reaches, in include order; a file reached by two mains belongs to
  * the first by path. Every file found but reached by no main (.htaccess files,
  * fragments, disabled sites) is a server of its own.
+ *
+ * A file reached by no main is a per-directory file (role 'htaccess') when it
+ * is named `.htaccess`, or when a main's AccessFileName names it and it lies
+ * in a directory that server may serve (access-file-scope.ts). A scanned file
+ * whose name is no configuration name is read only in that second case.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -15,12 +20,19 @@ import { FileRole, ServerTree, SourceFile } from './types';
 import { comparePaths } from './display-path';
 import { FileRegistry, FoundFile } from './file-registry';
 import { isHtaccess, isMainConfigName } from './file-names';
+import { AccessFileScope, accessFileScope, isAccessFileOf } from './access-file-scope';
 import { includeContextFor } from './include-context';
+import { BINARY_MESSAGE } from './read-source';
 import { IncludeClosure, Problem, followIncludes, hasServerDirectives } from './resolve-includes';
 
 export interface GroupInput {
   /** Files named on the command line or met by a directory scan. */
   readonly found: readonly FoundFile[];
+  /**
+   * Regular files a directory scan met whose names mark no configuration,
+   * not read yet: each is read only when a main's AccessFileName names it.
+   */
+  readonly unread?: readonly string[];
   readonly registry: FileRegistry;
   readonly serverRootOverride: string | null;
   readonly display: (absPath: string) => string;
@@ -37,11 +49,16 @@ export interface Grouping {
 export function groupServers(input: GroupInput): Grouping {
   const { display } = input;
   const candidates = input.found.filter(isMainCandidate);
-  const closures = new Map<FoundFile, { closure: IncludeClosure; root: string; reached: Set<FoundFile> }>();
+  const closures = new Map<
+    FoundFile,
+    { closure: IncludeClosure; root: string; reached: Set<FoundFile>; accessFiles: AccessFileScope }
+  >();
   for (const candidate of candidates) {
     const ctx = includeContextFor(candidate, input.serverRootOverride);
     const closure = followIncludes(candidate, input.registry, ctx, display);
-    closures.set(candidate, { closure, root: ctx.serverRoot.root, reached: new Set(closure.order) });
+    const trees = closure.order.map((f) => f.tree);
+    const accessFiles = accessFileScope(candidate.preferredPath, trees, ctx);
+    closures.set(candidate, { closure, root: ctx.serverRoot.root, reached: new Set(closure.order), accessFiles });
   }
 
   // Display paths are final once every Include has been followed.
@@ -94,10 +111,22 @@ export function groupServers(input: GroupInput): Grouping {
     skipped.push(...closure.skipped);
   }
 
-  const loose = input.found.filter((f) => !members.has(f)).sort(byPath);
+  const scopes = mains.map((m) => (closures.get(m) as { accessFiles: AccessFileScope }).accessFiles);
+  const isPerDirectory = (absPath: string): boolean =>
+    isHtaccess(path.basename(absPath)) || scopes.some((scope) => isAccessFileOf(absPath, scope));
+
+  const loose = input.found.filter((f) => !members.has(f));
+  for (const absPath of input.unread ?? []) {
+    if (!scopes.some((scope) => isAccessFileOf(absPath, scope))) continue;
+    const loaded = input.registry.load(absPath);
+    if (loaded.kind === 'binary') skipped.push({ absPath, message: BINARY_MESSAGE });
+    else if (loaded.kind === 'error') errors.push({ absPath, message: loaded.message });
+    else if (loaded.kind === 'file' && !members.has(loaded.file) && !loose.includes(loaded.file)) loose.push(loaded.file);
+  }
+  loose.sort(byPath);
   for (const f of loose) {
     members.add(f);
-    const role: FileRole = f.paths.some((p) => isHtaccess(path.basename(p))) ? 'htaccess' : 'fragment';
+    const role: FileRole = f.paths.some(isPerDirectory) ? 'htaccess' : 'fragment';
     const source = sourceOf(f, role);
     servers.push({
       id: source.displayPath,

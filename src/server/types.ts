@@ -8,7 +8,7 @@ export type FileRole =
   | 'main'
   /** Reached from a main config by Include / IncludeOptional. */
   | 'included'
-  /** A per-directory .htaccess file. */
+  /** A per-directory file: `.htaccess`, or a name the server's AccessFileName gives. */
   | 'htaccess'
   /** A config file not reached from any main config found (a fragment given on its own). */
   | 'fragment';

@@ -1,0 +1,96 @@
+/**
+ * Which files a server reads as per-directory configuration: the names its
+ * AccessFileName lines give (`.htaccess` when none is set), in the
+ * directories it serves.
+ *
+ * Measured on httpd 2.4.71 (__tests__/server-access-file-name.test.ts):
+ * AccessFileName is allowed in the server config and in <VirtualHost> (not in
+ * <Directory>); it takes several names and httpd reads each of them; a later
+ * line replaces an earlier one, and a <VirtualHost>'s line replaces the main
+ * server's for that host; names are literal (quotes decoded, no wildcards,
+ * case-sensitive, `sub/.acl` works); `AccessFileName` with no name turns
+ * per-directory files off.
+ *
+ * Discovery cannot tell which <IfModule>/<IfDefine> branch holds or which
+ * host serves which directory, so a server's names are every name any of its
+ * AccessFileName lines gives, over-approximating a later line replacing an
+ * earlier one. Its directories are those it could serve from: its ServerRoot
+ * (mapped into the scanned tree), the main config's directory, and every
+ * DocumentRoot, <Directory> (up to its first wildcard) and Alias target,
+ * except `/` itself (the `<Directory />` nearly every config has would
+ * otherwise claim every file).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { ConfigFile, directives, sections } from '../cst';
+import { expandIncludeVariables } from './envvars';
+import { hasWildcard } from './expand-include-pattern';
+import { DEFAULT_ACCESS_FILE_NAME, accessFileDirectory } from './file-names';
+import { IncludeContext } from './resolve-includes';
+
+export interface AccessFileScope {
+  /** AccessFileName values, literal; may hold `/`. */
+  readonly names: readonly string[];
+  /** Absolute directories the server may read them in. */
+  readonly directories: readonly string[];
+}
+
+export function accessFileScope(mainPath: string, trees: readonly ConfigFile[], ctx: IncludeContext): AccessFileScope {
+  const names: string[] = [];
+  let set = false;
+  const dirs = new Set<string>([ctx.serverRoot.root, path.dirname(mainPath)]);
+  const addDir = (raw: string): void => {
+    const value = expandIncludeVariables(raw, ctx.variables);
+    if (value === null || value === '') return;
+    const abs = path.isAbsolute(value) ? ctx.serverRoot.map(path.resolve(value)) : path.resolve(ctx.serverRoot.root, value);
+    const root = path.parse(abs).root;
+    const fixed: string[] = [];
+    for (const component of abs.slice(root.length).split(path.sep)) {
+      if (component === '' || hasWildcard(component)) break;
+      fixed.push(component);
+    }
+    if (fixed.length > 0) dirs.add(path.join(root, ...fixed));
+  };
+
+  for (const tree of trees) {
+    for (const d of directives(tree, 'AccessFileName')) {
+      set = true;
+      for (const raw of d.values) {
+        const name = expandIncludeVariables(raw, ctx.variables);
+        if (name !== null && name !== '' && !names.includes(name)) names.push(name);
+      }
+    }
+    for (const d of directives(tree, 'DocumentRoot')) if (d.values.length > 0) addDir(d.values[0]);
+    for (const d of directives(tree, 'Alias', 'ScriptAlias')) if (d.values.length > 1) addDir(d.values[1]);
+    for (const s of sections(tree, 'Directory')) {
+      if (s.values.length > 0 && s.values[0] !== '~') addDir(s.values[0]);
+    }
+  }
+  if (!set) names.push(DEFAULT_ACCESS_FILE_NAME);
+  // a scan may meet a directory under a symlinked path or under its real one
+  for (const d of [...dirs]) dirs.add(realPathOrSelf(d));
+  return { names, directories: [...dirs] };
+}
+
+/** Whether `absPath` (as found) is a per-directory file the scope names. */
+export function isAccessFileOf(absPath: string, scope: AccessFileScope): boolean {
+  return scope.names.some((name) => {
+    const dir = accessFileDirectory(absPath, name);
+    if (dir === null) return false;
+    const real = realPathOrSelf(dir);
+    return scope.directories.some((d) => isWithin(d, dir) || isWithin(d, real));
+  });
+}
+
+function isWithin(dir: string, target: string): boolean {
+  const rel = path.relative(dir, target);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+function realPathOrSelf(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
