@@ -1,7 +1,8 @@
 // Upgrade note "Misc changes / mod_dav_fs": the format of the DavLockDB file has changed for systems
 // with inodes. The old DavLockDB file must be deleted on upgrade.
-// Deleting files is not something a config rewrite can do: a manual finding names the files (review
-// in a fragment the run cannot tie to a server: mods-available/dav_fs.conf may not be enabled).
+// Deleting files is not something a config rewrite can do: a review finding names the files. Not
+// manual: the config itself is right for 2.4 (a stale database costs the locks held, it does not stop
+// httpd), and a finding that stays on every later run would keep the exit code at 1 for good.
 import { directives } from '../src/cst';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { Transform } from './types';
@@ -22,7 +23,7 @@ export const davLockDbFormat: Transform = {
         `the lock database format of mod_dav_fs changed in 2.4: stop httpd 2.2 and delete its lock database ` +
           `(${path}.dir and ${path}.pag${path.startsWith('/') ? '' : ', relative to ServerRoot'}) before starting 2.4; ` +
           `locks held by clients are lost, 2.4 creates a new database`,
-        ctx.file?.role === 'fragment' ? 'review' : 'manual',
+        'review',
       );
     }
   },
