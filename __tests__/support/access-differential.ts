@@ -75,6 +75,10 @@ export interface DifferentialOptions {
   concurrency?: number;
   /** Keep the temporary ServerRoot (for debugging); its path is printed. */
   keep?: boolean;
+  /** Modules both servers load besides ACCESS_MODULES (e.g. authn_dbm, authz_dbm). */
+  extraModules?: readonly string[];
+  /** Modules only the migrated server loads (e.g. access_compat, when a migration keeps some old rules). */
+  migratedModules?: readonly string[];
 }
 
 export const SOURCE_ADDRESSES = ['127.0.0.1', '127.0.0.5', '127.0.1.9', '127.1.2.3'] as const;
@@ -221,8 +225,9 @@ function indent(text: string): string {
     .join('\n');
 }
 
-function renderConfig(l: SideLayout, side: Side, controlPort: number, placed: readonly Placed[]): string {
-  const modules = side === 'baseline' ? [...ACCESS_MODULES, 'access_compat'] : [...ACCESS_MODULES];
+function renderConfig(l: SideLayout, side: Side, controlPort: number, placed: readonly Placed[], options: DifferentialOptions = {}): string {
+  const extra = [...(options.extraModules ?? []), ...(side === 'migrated' ? options.migratedModules ?? [] : [])];
+  const modules = side === 'baseline' ? [...ACCESS_MODULES, ...extra, 'access_compat'] : [...ACCESS_MODULES, ...extra.filter((m, i, all) => all.indexOf(m) === i)];
   const parts = [
     baseConfig(l.root, controlPort, modules),
     'LogLevel warn',
@@ -271,7 +276,7 @@ function renderConfig(l: SideLayout, side: Side, controlPort: number, placed: re
  * 2.4 on its own). Placeholders are substituted; .htaccess files are not
  * parsed by `-t`.
  */
-export function configtestAccessBody(body: string, options: { compat?: boolean } = {}): ConfigTest {
+export function configtestAccessBody(body: string, options: { compat?: boolean; modules?: readonly string[] } = {}): ConfigTest {
   const root = tempDir('access-configtest-');
   try {
     const side: Side = options.compat ? 'baseline' : 'migrated';
@@ -279,7 +284,7 @@ export function configtestAccessBody(body: string, options: { compat?: boolean }
     const c: AccessCase = { name: 'configtest', original: body, migrated: body };
     writeTree(l, side, [c]);
     const file = path.join(root, 'httpd.conf');
-    fs.writeFileSync(file, renderConfig(l, side, 8, [{ index: 0, c, port: 9 }]));
+    fs.writeFileSync(file, renderConfig(l, side, 8, [{ index: 0, c, port: 9 }], { extraModules: options.modules }));
     const r = configtest(file);
     return { ok: r.ok, output: r.output.split(root).join('ROOT') };
   } finally {
@@ -410,7 +415,7 @@ export async function runDifferential(cases: readonly AccessCase[], options: Dif
     let active = cases.map((_, i) => i);
     const confFile = (side: Side, suffix = ''): string => path.join(layouts[side].root, `httpd${suffix}.conf`);
     const check = (side: Side, placed: Placed[], suffix = ''): ConfigTest => {
-      fs.writeFileSync(confFile(side, suffix), renderConfig(layouts[side], side, 8, placed));
+      fs.writeFileSync(confFile(side, suffix), renderConfig(layouts[side], side, 8, placed, options));
       return configtest(confFile(side, suffix));
     };
     const place = (indices: number[], ports?: number[]): Placed[] => indices.map((index, k) => ({ index, c: cases[index], port: ports ? ports[k] : 9 + k }));
@@ -442,7 +447,7 @@ export async function runDifferential(cases: readonly AccessCase[], options: Dif
         try {
           for (const side of SIDES) {
             const l = layouts[side];
-            fs.writeFileSync(confFile(side), renderConfig(l, side, ports[side].control, place(active, ports[side].cases)));
+            fs.writeFileSync(confFile(side), renderConfig(l, side, ports[side].control, place(active, ports[side].cases), options));
             servers.push(await start(confFile(side), ports[side].control, l.root));
           }
           break;

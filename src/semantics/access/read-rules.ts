@@ -7,7 +7,8 @@
  * the scope unreadable, with the reason.
  */
 import { ConfigFile, Directive, Node, Section } from '../../cst';
-import { sectionIsTwoTwoOnly } from '../version-guards';
+import { Assumptions, assumedVerdict } from './wrappers';
+import { containsAuthz } from './read-authz24';
 import {
   ALL_METHODS,
   AccessEntry,
@@ -49,6 +50,8 @@ export interface ReadResult {
   readonly unsupported: string | null;
   /** 2.4-style authorization met in this scope (mixed config). */
   readonly has24: boolean;
+  /** Modules that wrappers around the scope's access lines need on 2.4 (`<IfModule mod_authz_host.c>`: authz_host). */
+  readonly wrapperModules: string[];
 }
 
 function mask(section: Section | null): MethodMask {
@@ -56,7 +59,7 @@ function mask(section: Section | null): MethodMask {
   return { except: section.is('LimitExcept'), methods: canonicalMethods(section.values.map((m) => m.toUpperCase())) };
 }
 
-export function readScopeRules(container: Section | ConfigFile): ReadResult {
+export function readScopeRules(container: Section | ConfigFile, assume?: Assumptions): ReadResult {
   const allows: AccessEntry[] = [];
   const denys: AccessEntry[] = [];
   const orders: { order: Order; methods: MethodMask }[] = [];
@@ -72,6 +75,7 @@ export function readScopeRules(container: Section | ConfigFile): ReadResult {
   let dbmGroups: boolean | null = null;
   let unsupported: string | null = null;
   let has24 = false;
+  const wrapperModules: string[] = [];
 
   const fail = (node: Node, why: string) => {
     unsupported ??= `line ${node.line}: ${why}`;
@@ -92,19 +96,17 @@ export function readScopeRules(container: Section | ConfigFile): ReadResult {
           }
         } else if (REQUIRE_24_SECTIONS.includes(lower)) {
           has24 = true;
-        } else if (lower === 'ifmodule') {
-          if (sectionIsTwoTwoOnly(node)) continue;
-          const arg = node.values[0] ?? '';
-          if (arg === 'mod_authz_core.c' || arg === 'authz_core_module') {
-            has24 = true;
+        } else {
+          const verdict = assumedVerdict(node, assume);
+          if (!verdict || verdict.kind === 'dead' || verdict.kind === 'only22') continue;
+          const holds = containsAccess(node) || containsAuthz(node);
+          if (verdict.kind === 'unknown') {
+            if (holds) fail(node, `access rules inside ${verdict.why}`);
             continue;
           }
-          if (containsAccess(node)) fail(node, `access rules inside <IfModule ${arg}> are not migrated yet`);
-        } else if (lower === 'ifversion') {
-          if (sectionIsTwoTwoOnly(node)) continue;
-          if (containsAccess(node)) fail(node, 'access rules inside <IfVersion> are not migrated yet');
-        } else if (lower === 'ifdefine') {
-          if (containsAccess(node)) fail(node, 'access rules depend on <IfDefine>');
+          if (verdict.kind === 'only24' && holds) has24 = true;
+          if (verdict.needs && holds) wrapperModules.push(verdict.needs);
+          visit(node.body, limit);
         }
         continue;
       }
@@ -170,6 +172,7 @@ export function readScopeRules(container: Section | ConfigFile): ReadResult {
     contextLines,
     unsupported,
     has24,
+    wrapperModules: [...new Set(wrapperModules)],
   };
 }
 

@@ -14,6 +14,8 @@ import { ConfigFile, Section } from '../../cst';
 import { SourceFile } from '../../server/types';
 import { sectionIsTwoTwoOnly } from '../version-guards';
 import { ReadResult, SCOPE_SECTIONS, readScopeRules } from './read-rules';
+import { Authz24Read, readAuthz24 } from './read-authz24';
+import { wrapperVerdict } from './wrappers';
 
 export type ScopeKind = 'server' | 'vhost' | 'directory' | 'htaccess' | 'directory-regex' | 'files' | 'location' | 'proxy';
 
@@ -43,6 +45,8 @@ export interface AccessScope {
   /** The top level of a main config (applies to every request of the server). */
   readonly isMainServer: boolean;
   readonly read: ReadResult;
+  /** The scope's mod_authz_core configuration as 2.4 reads it (mixed configs). */
+  readonly authz: Authz24Read;
 }
 
 
@@ -83,12 +87,14 @@ export function collectScopes(files: readonly SourceFile[]): AccessScope[] {
       order: order++,
       isMainServer: file.role === 'main',
       read: readScopeRules(file.tree),
+      authz: readAuthz24(file.tree),
     };
     scopes.push(top);
     const visit = (container: Section | ConfigFile, enclosing: AccessScope, vhost: Section | null) => {
       for (const node of container.body) {
         if (node.kind !== 'section') continue;
         if (sectionIsTwoTwoOnly(node)) continue;
+        if (wrapperVerdict(node)?.kind === 'dead') continue;
         const kind = kindOf(node);
         if (!kind) {
           // transparent wrappers (<IfModule>, <IfDefine>, <Limit>…) are read as part of the scope or walked through
@@ -105,6 +111,7 @@ export function collectScopes(files: readonly SourceFile[]): AccessScope[] {
           order: order++,
           isMainServer: false,
           read: readScopeRules(node),
+          authz: readAuthz24(node),
         };
         scopes.push(scope);
         visit(node, scope, scope.vhost);
