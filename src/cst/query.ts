@@ -1,28 +1,45 @@
 /** Read-only walks over the tree. */
 import { ConfigFile, Container, Directive, Node, Section } from './nodes';
 
-/** Every node below `root`, depth first, in file order. */
-export function* walk(root: Container): Generator<Node> {
-  for (const node of root.body) {
-    yield node;
-    if (node.kind === 'section') yield* walk(node);
-  }
+/**
+ * Every node below `root`, depth first, in file order. A snapshot array, not a lazy walk: callers
+ * may edit the tree while they loop, and arrays are several times cheaper than nested generators
+ * (the pipeline walks each file once or more per transform).
+ */
+export function walk(root: Container): Node[] {
+  const out: Node[] = [];
+  const visit = (container: Container): void => {
+    for (const node of container.body) {
+      out.push(node);
+      if (node.kind === 'section') visit(node);
+    }
+  };
+  visit(root);
+  return out;
+}
+
+function lowered(names: readonly string[]): Set<string> | null {
+  return names.length === 0 ? null : new Set(names.map((n) => n.toLowerCase()));
 }
 
 /** Directives below `root` (any depth) whose name is one of `names` (case-insensitive); all when none given. */
-export function* directives(root: Container, ...names: string[]): Generator<Directive> {
-  const wanted = new Set(names.map((n) => n.toLowerCase()));
+export function directives(root: Container, ...names: string[]): Directive[] {
+  const wanted = lowered(names);
+  const out: Directive[] = [];
   for (const node of walk(root)) {
-    if (node.kind === 'directive' && (wanted.size === 0 || wanted.has(node.name.toLowerCase()))) yield node;
+    if (node.kind === 'directive' && (!wanted || wanted.has(node.name.toLowerCase()))) out.push(node);
   }
+  return out;
 }
 
 /** Sections below `root` (any depth) whose name is one of `names`; all when none given. */
-export function* sections(root: Container, ...names: string[]): Generator<Section> {
-  const wanted = new Set(names.map((n) => n.toLowerCase()));
+export function sections(root: Container, ...names: string[]): Section[] {
+  const wanted = lowered(names);
+  const out: Section[] = [];
   for (const node of walk(root)) {
-    if (node.kind === 'section' && (wanted.size === 0 || wanted.has(node.name.toLowerCase()))) yield node;
+    if (node.kind === 'section' && (!wanted || wanted.has(node.name.toLowerCase()))) out.push(node);
   }
+  return out;
 }
 
 /** Enclosing sections of a node, innermost first. */

@@ -37,7 +37,7 @@ export function includeLines(tree: ConfigFile): IncludeLine[] {
 
 /** Whether a file acts like a main config: it includes others or sets ServerRoot. */
 export function hasServerDirectives(tree: ConfigFile): boolean {
-  return !directives(tree, ...INCLUDE, 'ServerRoot').next().done;
+  return directives(tree, ...INCLUDE, 'ServerRoot').length > 0;
 }
 
 /** The files one Include argument reaches, in httpd's order; [] when unresolvable or matching nothing. */
