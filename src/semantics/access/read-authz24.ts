@@ -10,6 +10,7 @@
 import { ConfigFile, Directive, Node, Section } from '../../cst';
 import { MethodMask, RequireNode } from './types';
 import { canonicalMethods } from './method-mask';
+import { USER_PROVIDERS } from './require-tree';
 import { SCOPE_SECTIONS } from './read-rules';
 import { Assumptions, assumedVerdict } from './wrappers';
 
@@ -31,21 +32,7 @@ export interface Authz24Read {
 }
 
 /** Providers the 2.4 evaluator (eval24.ts) models. */
-export const MODELLED_PROVIDERS = new Set([
-  'all',
-  'ip',
-  'host',
-  'env',
-  'method',
-  'local',
-  'valid-user',
-  'user',
-  'group',
-  'dbm-group',
-  'file-owner',
-  'file-group',
-  'dbm-file-group',
-]);
+export const MODELLED_PROVIDERS = new Set(['all', 'ip', 'host', 'env', 'method', 'local', ...USER_PROVIDERS]);
 
 /** 2.2 understood these Require words; any other makes the scope 2.4 syntax. */
 const WORDS_22 = new Set(['valid-user', 'user', 'group', 'file-owner', 'file-group']);
