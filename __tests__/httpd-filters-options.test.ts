@@ -7,7 +7,9 @@
  * - add-output-filter-by-type: without mod_filter the directive is refused; the migrated server
  *   (LoadModule from the planner) passes `-t` and compresses by type;
  * - options-mixed-signs: the 2.2 lines fail `-t`; the migrated ones give the directory listing,
- *   symlink following and CGI that 2.2's set_options gave, also to subdirectories adding +/-;
+ *   symlink following, CGI, MultiViews and SSI #exec that 2.2.12+'s set_options/merge gave (read
+ *   by hand from the 2.2 sources), also to subdirectories adding +/-; the lines 2.2.0–2.2.11 read
+ *   otherwise are reported for review; the opts_add quirk behind the one deeper difference is measured;
  * - include-optional-wildcard: on a real tree, discover + run turns the failing wildcard Includes
  *   into IncludeOptional, and the result passes `-t` where the original failed.
  */
@@ -385,51 +387,202 @@ describe('AddOutputFilterByType needs mod_filter', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// options-mixed-signs. Expected outcomes are read by hand from 2.2.12+'s server/core.c
+// (set_options, merge_core_dir_configs; Includes = INCLUDES|INC_WITH_EXEC, IncludesNOEXEC =
+// INCLUDES, All = Indexes|Includes|FollowSymLinks|ExecCGI), not from the transform's model.
 
-interface OptionsCase {
-  readonly line: string;
-  /** What 2.2's set_options made of the line: listing, symlink followed, CGI run. */
+type Ssi = 'off' | 'noexec' | 'exec';
+
+interface Served {
   readonly listing: boolean;
   readonly symlink: boolean;
   readonly cgi: boolean;
-  /** A subdirectory with `Options <child>` and what 2.2 gave it (opts_add/opts_remove merge). */
-  readonly child?: { readonly line: string; readonly listing: boolean; readonly symlink: boolean; readonly cgi: boolean };
+  /** `/x/target` found through MultiViews (negotiation). */
+  readonly multi: boolean;
+  /** What mod_include did with `<!--#exec cmd -->`. */
+  readonly ssi: Ssi;
+}
+
+const NOTHING: Served = { listing: false, symlink: false, cgi: false, multi: false, ssi: 'off' };
+
+interface OptionsCase {
+  /** The Options line of the directory above (2.4 syntax; default None). */
+  readonly parent?: string;
+  /** The 2.2 line (refused by 2.4), its migration, and what 2.2.12+ gave there. */
+  readonly line: string;
+  readonly migrated: string;
+  readonly want: Served;
+  /** The finding: review when 2.2.0–2.2.11 read the line otherwise (SSI), here or deeper down. */
+  readonly severity: 'info' | 'review';
+  /** SSI in this directory on 2.2.0–2.2.11 (OPT_INCNOEXEC code), where it differs from 2.2.12+. */
+  readonly before2212?: Ssi;
+  /** A subdirectory with its own +/- line and what 2.2.12+ gave it (opts_add/opts_remove merge). */
+  readonly child?: { readonly line: string; readonly want: Served };
 }
 
 const OPTIONS_CASES: readonly OptionsCase[] = [
-  { line: 'Indexes +FollowSymLinks', listing: true, symlink: true, cgi: false, child: { line: '-Indexes', listing: false, symlink: true, cgi: false } },
-  { line: 'FollowSymLinks -Indexes', listing: false, symlink: true, cgi: false, child: { line: '+ExecCGI', listing: false, symlink: true, cgi: true } },
-  { line: 'Indexes None', listing: true, symlink: false, cgi: false },
-  { line: 'ExecCGI -FollowSymLinks Indexes', listing: true, symlink: false, cgi: true },
-  { line: 'Indexes All -ExecCGI', listing: true, symlink: true, cgi: false, child: { line: '+ExecCGI -Indexes', listing: false, symlink: true, cgi: true } },
-  { line: 'MultiViews -Indexes', listing: false, symlink: false, cgi: false },
+  {
+    line: 'Indexes +FollowSymLinks',
+    migrated: 'Indexes FollowSymLinks',
+    want: { ...NOTHING, listing: true, symlink: true },
+    severity: 'info',
+    child: { line: '-Indexes', want: { ...NOTHING, symlink: true } },
+  },
+  {
+    line: 'FollowSymLinks -Indexes',
+    migrated: 'FollowSymLinks',
+    want: { ...NOTHING, symlink: true },
+    severity: 'info',
+    child: { line: '+ExecCGI', want: { ...NOTHING, symlink: true, cgi: true } },
+  },
+  { line: 'Indexes None', migrated: 'Indexes', want: { ...NOTHING, listing: true }, severity: 'info' },
+  { line: 'ExecCGI -FollowSymLinks Indexes', migrated: 'ExecCGI Indexes', want: { ...NOTHING, listing: true, cgi: true }, severity: 'info' },
+  {
+    line: 'Indexes All -ExecCGI',
+    migrated: 'Indexes Includes FollowSymLinks',
+    want: { ...NOTHING, listing: true, symlink: true, ssi: 'exec' },
+    severity: 'info',
+    child: { line: '+ExecCGI -Indexes', want: { ...NOTHING, symlink: true, cgi: true, ssi: 'exec' } },
+  },
+  { line: 'MultiViews -Indexes', migrated: 'MultiViews', want: { ...NOTHING, multi: true }, severity: 'info' },
+  // SSI: the lines 2.2.0–2.2.11 (OPT_INCNOEXEC won) and 2.2.12+ (INC_WITH_EXEC kept) read differently
+  {
+    line: 'Includes +IncludesNOEXEC',
+    migrated: 'Includes',
+    want: { ...NOTHING, ssi: 'exec' },
+    severity: 'review',
+    before2212: 'noexec',
+    child: { line: '+IncludesNOEXEC', want: { ...NOTHING, ssi: 'noexec' } },
+  },
+  { line: 'IncludesNOEXEC +Includes', migrated: 'Includes', want: { ...NOTHING, ssi: 'exec' }, severity: 'review', before2212: 'noexec' },
+  {
+    line: 'Includes IncludesNOEXEC -ExecCGI',
+    migrated: 'Includes',
+    want: { ...NOTHING, ssi: 'exec' },
+    severity: 'review',
+    before2212: 'noexec',
+  },
+  {
+    line: 'IncludesNOEXEC All -Indexes',
+    migrated: 'Includes FollowSymLinks ExecCGI',
+    want: { ...NOTHING, symlink: true, cgi: true, ssi: 'exec' },
+    severity: 'review',
+    before2212: 'noexec',
+  },
+  {
+    line: 'IncludesNOEXEC -Includes',
+    migrated: 'None',
+    want: NOTHING,
+    severity: 'review', // 2.2.0–2.2.11 left OPT_INCNOEXEC set: a subdirectory's +IncludesNOEXEC then ran #exec
+    child: { line: '+IncludesNOEXEC', want: { ...NOTHING, ssi: 'noexec' } },
+  },
+  {
+    line: 'FollowSymLinks +IncludesNOEXEC',
+    migrated: 'FollowSymLinks IncludesNOEXEC',
+    want: { ...NOTHING, symlink: true, ssi: 'noexec' },
+    severity: 'review', // two levels down (+Includes, then +X): 2.2.0–2.2.11's opts_add kept OPT_INCNOEXEC
+    child: { line: '+Includes', want: { ...NOTHING, symlink: true, ssi: 'exec' } },
+  },
+  {
+    line: 'Indexes +Includes',
+    migrated: 'Indexes Includes',
+    want: { ...NOTHING, listing: true, ssi: 'exec' },
+    severity: 'info',
+    child: { line: '+IncludesNOEXEC', want: { ...NOTHING, listing: true, ssi: 'noexec' } },
+  },
+  // +All / -All: 2.4 refuses them; All is the same four options in 2.2.12+ and 2.4 (no MultiViews)
+  {
+    parent: 'IncludesNOEXEC',
+    line: '+All',
+    migrated: '+Indexes +Includes +FollowSymLinks +ExecCGI',
+    want: { listing: true, symlink: true, cgi: true, multi: false, ssi: 'exec' },
+    severity: 'info',
+  },
+  {
+    parent: 'IncludesNOEXEC MultiViews',
+    line: '+All -ExecCGI',
+    migrated: '+Indexes +Includes +FollowSymLinks -ExecCGI',
+    want: { listing: true, symlink: true, cgi: false, multi: true, ssi: 'exec' },
+    severity: 'info',
+    child: { line: '+IncludesNOEXEC', want: { listing: true, symlink: true, cgi: false, multi: true, ssi: 'noexec' } },
+  },
+  {
+    parent: 'All',
+    line: '-All +Indexes',
+    migrated: '-Includes -FollowSymLinks -ExecCGI +Indexes',
+    want: { ...NOTHING, listing: true },
+    severity: 'info',
+  },
 ];
+
+const SHTML = 'A<!--#exec cmd="echo EXEC-RAN" -->B\n';
+
+/** Every case: o<i> holds the parent line, o<i>/d the 2.2 line, o<i>/d/c the child line. */
+function fillDir(d: string): void {
+  write(path.join(d, 'target.txt'), 'the target\n');
+  fs.symlinkSync(path.join(d, 'target.txt'), path.join(d, 'link.txt'));
+  write(path.join(d, 'run.cgi'), '#!/bin/sh\nprintf "Content-Type: text/plain\\n\\nran\\n"\n', 0o755);
+  write(path.join(d, 'x.shtml'), SHTML);
+}
 
 function optionsTree(dir: string): void {
   OPTIONS_CASES.forEach((c, i) => {
-    for (const sub of c.child ? [`o${i}`, `o${i}/child`] : [`o${i}`]) {
-      const d = path.join(dir, 'docs', sub);
-      write(path.join(d, 'target.txt'), 'the target\n');
-      fs.symlinkSync(path.join(d, 'target.txt'), path.join(d, 'link.txt'));
-      write(path.join(d, 'run.cgi'), '#!/bin/sh\nprintf "Content-Type: text/plain\\n\\nran\\n"\n', 0o755);
-    }
+    fillDir(path.join(dir, 'docs', `o${i}`, 'd'));
+    if (c.child) fillDir(path.join(dir, 'docs', `o${i}`, 'd', 'c'));
   });
   openUp(dir);
 }
 
+const OPTIONS_MODULES = ['mime', 'autoindex', 'cgi', 'include', 'negotiation'];
+
+function siteHead(dir: string): string[] {
+  return [
+    `TypesConfig /etc/mime.types`,
+    `DocumentRoot "${dir}/docs"`,
+    `AddHandler cgi-script .cgi`,
+    `AddOutputFilter INCLUDES .shtml`,
+    `<Directory "${dir}/docs">`,
+    `    Options None`,
+    `    AllowOverride None`,
+    `</Directory>`,
+  ];
+}
+
 function optionsSite(dir: string, optionLine: (c: OptionsCase) => string): string {
-  const lines = [`TypesConfig /etc/mime.types`, `DocumentRoot "${dir}/docs"`, `AddHandler cgi-script .cgi`, `<Directory "${dir}/docs">`, `    Options None`, `</Directory>`];
+  const lines = siteHead(dir);
   OPTIONS_CASES.forEach((c, i) => {
-    lines.push(`<Directory "${dir}/docs/o${i}">`, `    Options ${optionLine(c)}`, `</Directory>`);
-    if (c.child) lines.push(`<Directory "${dir}/docs/o${i}/child">`, `    Options ${c.child.line}`, `</Directory>`);
+    const base = `${dir}/docs/o${i}`;
+    lines.push(`<Directory "${base}">`, `    Options ${c.parent ?? 'None'}`, `</Directory>`);
+    lines.push(`<Directory "${base}/d">`, `    Options ${optionLine(c)}`, `</Directory>`);
+    if (c.child) lines.push(`<Directory "${base}/d/c">`, `    Options ${c.child.line}`, `</Directory>`);
   });
   return lines.join('\n') + '\n';
 }
 
+async function servedAt(port: number, urlDir: string): Promise<Served> {
+  const listing = await get(port, `/${urlDir}/`);
+  const link = await get(port, `/${urlDir}/link.txt`);
+  const cgi = await get(port, `/${urlDir}/run.cgi`);
+  const multi = await get(port, `/${urlDir}/target`);
+  const shtml = await get(port, `/${urlDir}/x.shtml`);
+  let ssi: Ssi | string = `unexpected ${shtml.status} ${JSON.stringify(shtml.body)}`;
+  if (shtml.status === 200 && shtml.body === 'AEXEC-RAN\nB\n') ssi = 'exec';
+  else if (shtml.status === 200 && shtml.body === 'A[an error occurred while processing this directive]B\n') ssi = 'noexec';
+  else if (shtml.status === 200 && shtml.body === SHTML) ssi = 'off';
+  return {
+    listing: listing.status === 200,
+    symlink: link.status === 200,
+    cgi: cgi.status === 200 && cgi.body === 'ran\n',
+    multi: multi.status === 200 && multi.body === 'the target\n',
+    ssi: ssi as Ssi,
+  };
+}
+
+const show = (s: Served) => `listing ${s.listing} symlink ${s.symlink} cgi ${s.cgi} multiviews ${s.multi} ssi ${s.ssi}`;
+
 describe('Options lines mixing +/- and bare options', () => {
   let dir: string;
   let server: RunningServer | null = null;
-  const MODULES = ['mime', 'autoindex', 'cgi'];
   beforeAll(() => {
     dir = tempDir('codemod-options-');
     optionsTree(dir);
@@ -442,36 +595,51 @@ describe('Options lines mixing +/- and bare options', () => {
   test('each 2.2 line is refused by 2.4 (negative control)', () => {
     for (const [i, c] of OPTIONS_CASES.entries()) {
       const conf = path.join(dir, `old${i}.conf`);
-      write(conf, baseConfig(dir, 9, MODULES) + `<Directory "${dir}/docs">\n    Options ${c.line}\n</Directory>\n`);
+      write(conf, baseConfig(dir, 9, OPTIONS_MODULES) + `<Directory "${dir}/docs">\n    Options ${c.line}\n</Directory>\n`);
       const result = configtest(conf);
       expect([c.line, result.ok]).toEqual([c.line, false]);
-      expect(result.output).toMatch(/Either all Options must start with \+ or -, or no Option may\.|must be the first [Oo]ption given/);
+      expect(result.output).toMatch(
+        /Either all Options must start with \+ or -, or no Option may\.|must be the first [Oo]ption given|You may not use 'Options \+All' or 'Options -All'\./,
+      );
     }
   });
 
-  test('the migrated lines give what 2.2 gave: listing, symlinks, CGI, and in subdirectories', async () => {
+  test('the transform writes the expected 2.4 lines, reporting those 2.2.0–2.2.11 read otherwise', () => {
     const old = optionsSite(dir, (c) => c.line);
     const migrated = migrate(old, [OPTIONS]);
-    expect(migrated.findings.map((f) => [f.code, f.severity])).toEqual(OPTIONS_CASES.map(() => ['options-signs-normalized', 'info']));
+    expect(migrated.output).toBe(optionsSite(dir, (c) => c.migrated));
+    expect(migrated.findings.map((f) => [f.code, f.severity])).toEqual(
+      OPTIONS_CASES.map((c) => (c.severity === 'review' ? ['options-signs-exec-by-release', 'review'] : ['options-signs-normalized', 'info'])),
+    );
+    // a dir-level difference is named in the finding, with both releases' outcome
+    OPTIONS_CASES.forEach((c, i) => {
+      if (!c.before2212) return;
+      expect(migrated.findings[i].message).toContain(`in this directory: ${c.before2212 === 'noexec' ? 'SSI without #exec' : c.before2212} on 2.2.0–2.2.11`);
+    });
+  });
+
+  test('the migrated lines give what 2.2.12+ gave: listing, symlinks, CGI, MultiViews, SSI #exec, also in subdirectories', async () => {
+    const migrated = migrate(optionsSite(dir, (c) => c.line), [OPTIONS]);
     const [port] = await freePorts(1);
     const conf = path.join(dir, 'new.conf');
-    write(conf, baseConfig(dir, port, MODULES) + migrated.output);
+    write(conf, baseConfig(dir, port, OPTIONS_MODULES) + migrated.output);
     expect(configtest(conf).output).toBe('Syntax OK\n');
     server = await startServerChecked(conf, port, dir);
     const seen: string[] = [];
     const wanted: string[] = [];
-    const probe = async (urlDir: string, label: string, want: { listing: boolean; symlink: boolean; cgi: boolean }) => {
-      const listing = await get(port, `/${urlDir}/`);
-      const link = await get(port, `/${urlDir}/link.txt`);
-      const cgi = await get(port, `/${urlDir}/run.cgi`);
-      seen.push(`${label}: listing ${listing.status === 200} symlink ${link.status === 200} cgi ${cgi.status === 200 && cgi.body === 'ran\n'}`);
-      wanted.push(`${label}: listing ${want.listing} symlink ${want.symlink} cgi ${want.cgi}`);
-    };
     for (const [i, c] of OPTIONS_CASES.entries()) {
-      await probe(`o${i}`, c.line, c);
-      if (c.child) await probe(`o${i}/child`, `${c.line} / child ${c.child.line}`, c.child);
+      seen.push(`${c.line}: ${show(await servedAt(port, `o${i}/d`))}`);
+      wanted.push(`${c.line}: ${show(c.want)}`);
+      if (c.child) {
+        seen.push(`${c.line} / child ${c.child.line}: ${show(await servedAt(port, `o${i}/d/c`))}`);
+        wanted.push(`${c.line} / child ${c.child.line}: ${show(c.child.want)}`);
+      }
     }
     expect(seen).toEqual(wanted);
+    // the probes can tell each outcome apart: every value occurs
+    const all = OPTIONS_CASES.flatMap((c) => [c.want, ...(c.child ? [c.child.want] : [])]);
+    for (const key of ['listing', 'symlink', 'cgi', 'multi'] as const) expect(new Set(all.map((w) => w[key])).size).toBe(2);
+    expect(new Set(all.map((w) => w.ssi))).toEqual(new Set(['off', 'noexec', 'exec']));
     await server.stop();
     server = null;
   });
@@ -480,15 +648,59 @@ describe('Options lines mixing +/- and bare options', () => {
     const [port] = await freePorts(1);
     const conf = path.join(dir, 'noparent.conf');
     // no Options anywhere but this +/- line
-    write(conf, baseConfig(dir, port, MODULES) + `TypesConfig /etc/mime.types\nDocumentRoot "${dir}/docs"\nAddHandler cgi-script .cgi\n<Directory "${dir}/docs/o0">\n    Options +Indexes\n</Directory>\n`);
+    write(conf, baseConfig(dir, port, OPTIONS_MODULES) + `TypesConfig /etc/mime.types\nDocumentRoot "${dir}/docs"\nAddHandler cgi-script .cgi\n<Directory "${dir}/docs/o0/d">\n    Options +Indexes\n</Directory>\n`);
     expect(configtest(conf).output).toBe('Syntax OK\n');
     server = await startServerChecked(conf, port, dir);
-    const listing = await get(port, '/o0/');
-    const link = await get(port, '/o0/link.txt');
-    const cgi = await get(port, '/o0/run.cgi');
+    const listing = await get(port, '/o0/d/');
+    const link = await get(port, '/o0/d/link.txt');
+    const cgi = await get(port, '/o0/d/run.cgi');
     expect([listing.status, link.status, cgi.status === 200 && cgi.body === 'ran\n']).toEqual([200, 200, false]);
     await server.stop();
     server = null;
+  });
+
+  test("measured: 2.4's All is Indexes, Includes (with #exec), FollowSymLinks, ExecCGI, without MultiViews, as 2.2.12+'s", async () => {
+    const all = path.join(dir, 'docs', 'all');
+    fillDir(all);
+    openUp(dir);
+    const [port] = await freePorts(1);
+    const conf = path.join(dir, 'all.conf');
+    write(conf, baseConfig(dir, port, OPTIONS_MODULES) + [...siteHead(dir), `<Directory "${all}">`, `    Options All`, `</Directory>`].join('\n') + '\n');
+    expect(configtest(conf).output).toBe('Syntax OK\n');
+    server = await startServerChecked(conf, port, dir);
+    expect(show(await servedAt(port, 'all'))).toBe(show({ listing: true, symlink: true, cgi: true, multi: false, ssi: 'exec' }));
+    await server.stop();
+    server = null;
+  });
+
+  test('measured: +Includes in opts_add lets a sub-subdirectory regain #exec below +IncludesNOEXEC (the one, stricter, difference of `Indexes +Includes` → `Indexes Includes`)', async () => {
+    // 2.2.12+ made of `Indexes +Includes` what 2.4 makes of `None +Indexes +Includes`: opts and
+    // opts_add both Indexes|Includes. The plain 2.4 line has no opts_add.
+    const tree = path.join(dir, 'docs', 'quirk');
+    for (const top of ['added', 'plain']) for (const sub of ['', 'c', 'c/g']) fillDir(path.join(tree, top, sub));
+    openUp(dir);
+    const [port] = await freePorts(1);
+    const conf = path.join(dir, 'quirk.conf');
+    const lines = siteHead(dir);
+    for (const [top, line] of [['added', 'None +Indexes +Includes'], ['plain', 'Indexes Includes']]) {
+      lines.push(`<Directory "${tree}/${top}">`, `    Options ${line}`, `</Directory>`);
+      lines.push(`<Directory "${tree}/${top}/c">`, `    Options +IncludesNOEXEC`, `</Directory>`);
+      lines.push(`<Directory "${tree}/${top}/c/g">`, `    Options +FollowSymLinks`, `</Directory>`);
+    }
+    write(conf, baseConfig(dir, port, OPTIONS_MODULES) + lines.join('\n') + '\n');
+    expect(configtest(conf).output).toBe('Syntax OK\n');
+    server = await startServerChecked(conf, port, dir);
+    const ssi = async (p: string) => (await servedAt(port, `quirk/${p}`)).ssi;
+    expect([await ssi('added'), await ssi('added/c'), await ssi('added/c/g')]).toEqual(['exec', 'noexec', 'exec']);
+    expect([await ssi('plain'), await ssi('plain/c'), await ssi('plain/c/g')]).toEqual(['exec', 'noexec', 'noexec']);
+    await server.stop();
+    server = null;
+    // and the transform's finding names that difference
+    const result = migrate('<Directory /x>\n    Options Indexes +Includes\n</Directory>\n', [OPTIONS]);
+    expect(result.findings.map((f) => [f.code, f.severity])).toEqual([['options-signs-normalized', 'info']]);
+    expect(result.findings[0].message).toContain(
+      'two levels down, with Options +IncludesNOEXEC then Options +Indexes: SSI with #exec on 2.2.12+, SSI without #exec with the 2.4 line',
+    );
   });
 });
 

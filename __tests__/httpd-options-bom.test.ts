@@ -16,7 +16,8 @@ import * as path from 'path';
 import { transformText } from '../src/run/runner';
 import { TRANSFORMS } from '../transforms';
 import { byteOrderMark } from '../transforms/byte-order-mark';
-import { Ssi, chainSsi, optionsIncludesNoexec } from '../transforms/options-includes-noexec';
+import { Ssi, chainSsi } from '../src/semantics/options22';
+import { optionsIncludesNoexec } from '../transforms/options-includes-noexec';
 import { Transform } from '../transforms/types';
 import { RunningServer, baseConfig, configtest, freePorts, startServerChecked, tempDir } from './support/httpd';
 

@@ -19,120 +19,8 @@
 // Such a line is left alone (2.4 keeps the meaning of current 2.2) and reported for review.
 import { Directive, directives } from '../src/cst';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
+import { accepted24, chainSsi } from '../src/semantics/options22';
 import { Transform } from './types';
-
-/** Which 2.2 source to model: before the CVE-2009-1195 fix, or 2.2.12+ (= 2.4's merge code). */
-export type Scheme = 'pre-2.2.12' | '2.2.12+';
-export type Ssi = 'off' | 'noexec' | 'exec';
-
-const IDX = 1;
-const INC = 2;
-const SYM = 4;
-const CGI = 8;
-const UNSET = 16;
-/** OPT_INCNOEXEC before 2.2.12, OPT_INC_WITH_EXEC since: same bit, opposite meaning. */
-const BIT32 = 32;
-const OWNER = 64;
-const MULTI = 128;
-
-function bitsOf(word: string, scheme: Scheme): number | null {
-  const old = scheme === 'pre-2.2.12';
-  switch (word.toLowerCase()) {
-    case 'indexes':
-      return IDX;
-    case 'includes':
-      return old ? INC : INC | BIT32;
-    case 'includesnoexec':
-      return old ? INC | BIT32 : INC;
-    case 'followsymlinks':
-      return SYM;
-    case 'symlinksifownermatch':
-      return OWNER;
-    case 'execcgi':
-      return CGI;
-    case 'multiviews':
-      return MULTI;
-    case 'runscripts':
-      return MULTI | CGI;
-    case 'none':
-      return 0;
-    case 'all':
-      return old ? IDX | INC | SYM | CGI : IDX | INC | BIT32 | SYM | CGI;
-    default:
-      return null;
-  }
-}
-
-/** A directory's core options as 2.2 keeps them: opts (with the UNSET flag when only +/- were given), opts_add, opts_remove. */
-export interface OptionsConf {
-  readonly opts: number;
-  readonly add: number;
-  readonly remove: number;
-}
-
-/** The state `Options None` leaves: what the tests' document root uses as the top of a chain. */
-export const OPTIONS_NONE: OptionsConf = { opts: 0, add: 0, remove: 0 };
-
-/** 2.2's set_options on a fresh <Directory> config (2.2 accepts mixed +/- and bare words); null for an unknown word. */
-export function setOptions22(words: readonly string[], scheme: Scheme): OptionsConf | null {
-  let opts = UNSET;
-  let add = 0;
-  let remove = 0;
-  let first = true;
-  for (const raw of words) {
-    const action = raw.startsWith('+') || raw.startsWith('-') ? raw[0] : '';
-    const opt = bitsOf(action ? raw.slice(1) : raw, scheme);
-    if (opt === null) return null;
-    if (action === '' && first) {
-      opts = 0;
-      first = false;
-    }
-    if (action === '-') {
-      remove |= opt;
-      add &= ~opt;
-      opts &= ~opt;
-    } else if (action === '+') {
-      add |= opt;
-      remove &= ~opt;
-      opts |= opt;
-    } else {
-      opts |= opt;
-    }
-  }
-  return { opts, add, remove };
-}
-
-/** merge_core_dir_configs, the Options part, for `child` merged onto `base`. */
-export function mergeOptions(base: OptionsConf, child: OptionsConf, scheme: Scheme): OptionsConf {
-  if (!(child.opts & UNSET)) return child;
-  const add = (base.add & ~child.remove) | child.add;
-  const remove = (base.remove & ~child.add) | child.remove;
-  let opts = (base.opts & ~remove) | add;
-  if (scheme === 'pre-2.2.12') {
-    if (base.opts & BIT32 && child.opts & INC) opts = (opts & ~BIT32) | INC;
-  } else if ((base.opts & (INC | BIT32)) === (INC | BIT32) && (child.opts & (INC | BIT32)) === INC) {
-    opts &= ~BIT32;
-  }
-  return { opts, add, remove };
-}
-
-/** What mod_include does with `<!--#exec -->` under these options. */
-export function ssiOf(conf: OptionsConf, scheme: Scheme): Ssi {
-  if (!(conf.opts & INC)) return 'off';
-  const exec = scheme === 'pre-2.2.12' ? !(conf.opts & BIT32) : (conf.opts & BIT32) !== 0;
-  return exec ? 'exec' : 'noexec';
-}
-
-/** SSI state of the innermost directory of a chain of Options lines (outermost first), below `Options None`. */
-export function chainSsi(chain: readonly (readonly string[])[], scheme: Scheme): Ssi | null {
-  let conf = OPTIONS_NONE;
-  for (const words of chain) {
-    const own = setOptions22(words, scheme);
-    if (!own) return null;
-    conf = mergeOptions(conf, own, scheme);
-  }
-  return ssiOf(conf, scheme);
-}
 
 /** Parents a line may have: what it inherits decides the outcome of a +/- line. */
 const PARENTS: readonly (readonly string[])[] = [['None'], ['IncludesNOEXEC'], ['Includes']];
@@ -165,6 +53,8 @@ export const optionsIncludesNoexec: Transform = {
       if (isTwoTwoOnly(d)) continue;
       const words = d.values;
       if (!words.some((w) => /^[+-]?(includes|includesnoexec|all)$/i.test(w))) continue;
+      // a line 2.4 refuses is options-mixed-signs' to rewrite (and report, release differences included)
+      if (!accepted24(words)) continue;
       if (!execDependsOnRelease(words)) continue;
       ctx.note(
         d,
