@@ -89,6 +89,7 @@ const REAL: readonly RealCase[] = [
   { name: 'charset-debuglevel', modules: ['charset_lite'], snippet: 'CharsetOptions DebugLevel=4\n', transform: 'debug-level-option', entry: 'debug-level-option' },
   { name: 'extfilter-debuglevel', modules: ['ext_filter'], snippet: '<Directory /tmp>\nExtFilterOptions DebugLevel=1\n</Directory>\n', transform: 'debug-level-option', entry: 'debug-level-option' },
   { name: 'keepalive', modules: [], snippet: 'KeepAlive 1\n', transform: 'normalize-keep-alive', entry: 'keep-alive' },
+  { name: 'options-none-later', modules: [], snippet: '<Directory /tmp>\nOptions Indexes None\n</Directory>\n', transform: 'options-mixed-signs', entry: 'options-first' },
   { name: 'options-mixed', modules: [], snippet: '<Directory /tmp>\nOptions FollowSymLinks -Indexes\n</Directory>\n', transform: 'options-mixed-signs', entry: 'options-mixed' },
   { name: 'namevirtualhost', modules: [], snippet: 'NameVirtualHost *:80\n', transform: 'remove-name-virtual-host', entry: 'name-virtual-host', fails: false },
   { name: 'defaulttype', modules: [], snippet: 'DefaultType text/plain\n', transform: 'remove-default-type', entry: 'default-type', fails: false },

@@ -11,6 +11,7 @@ import * as path from 'path';
 import { APACHE2, tempDir } from './support/httpd';
 import { configtestSettingAside, copyTree, linkModules, migrate, replaceInTree } from './support/modules-harness';
 import { renameModuleReferences } from '../transforms/rename-module-references';
+import { stubSslFiles } from './support/whole-server';
 
 const EXAMPLES = path.join(__dirname, '..', 'examples');
 const dirs: string[] = [];
@@ -36,9 +37,14 @@ function prepareUpstream(root: string): void {
   replaceInTree(root, 'Listen 80', 'Listen 127.0.0.1:8');
   linkModules(root);
   for (const d of ['logs', 'htdocs', 'cgi-bin', 'manual', 'icons', 'error']) fs.mkdirSync(path.join(root, d), { recursive: true });
+  stubSslFiles(root); // httpd-ssl.conf is included: certificate, CA file, CRL directory
 }
 
 function debianEnv(root: string): NodeJS.ProcessEnv {
+  // sites-enabled/default-ssl: its certificate, CA file and CRL live under /etc; map them into the copy
+  replaceInTree(root, '/etc/ssl/', `${root}/ssl/`);
+  replaceInTree(root, '/etc/apache2/', `${root}/`);
+  stubSslFiles(root);
   for (const d of ['run', 'lock', 'log']) fs.mkdirSync(path.join(root, d), { recursive: true });
   return {
     APACHE_RUN_USER: 'www-data',

@@ -37,6 +37,9 @@ import { pinChangedDefaults } from './pin-changed-defaults';
 import { renameModuleReferences } from './rename-module-references';
 import { byteOrderMark } from './byte-order-mark';
 import { optionsIncludesNoexec } from './options-includes-noexec';
+import { dumpIoDefaultLevel } from './dump-io-default-level';
+import { sslDropSslv3 } from './ssl-drop-sslv3';
+import { sslSessionCacheShm } from './ssl-session-cache-shm';
 import { Transform } from './types';
 
 export function ordered(list: readonly Transform[]): Transform[] {
@@ -91,6 +94,9 @@ export const TRANSFORMS: readonly Transform[] = ordered([
   directoryMatchSubdirectories,
   pinChangedDefaults,
   renameModuleReferences,
+  dumpIoDefaultLevel,
+  sslDropSslv3,
+  sslSessionCacheShm,
   loadModules,
 ]);
 

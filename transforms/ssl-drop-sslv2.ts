@@ -96,9 +96,7 @@ function fixProtocol(d: Directive, ctx: TransformContext): void {
   }
   removeWords(d, d.args.filter((w) => isV2(w.value)));
   ctx.note(d, 'sslv2-protocol-removed', `${was} → ${d.name} ${kept.join(' ')}: 2.4 has no SSLv2 ("all" no longer includes it)`, 'info');
-  if (kept.some((w) => /^\+?sslv3$/i.test(w))) {
-    ctx.note(d, 'sslv3-unsupported', `${d.name} ${kept.join(' ')}: the OpenSSL of httpd 2.4.71 has no SSLv3 either, and 2.4 refuses the line ("SSLv3 not supported by this version of OpenSSL"); remove SSLv3 by hand`, 'manual');
-  }
+  // SSLv3 left on the line is ssl-drop-sslv3's (order 472), which runs next
 }
 
 function fixCiphers(d: Directive, ctx: TransformContext): void {

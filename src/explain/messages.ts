@@ -198,7 +198,18 @@ export const MESSAGES: readonly MessageEntry[] = [
     sample: "You may not use 'Options +All' or 'Options -All'.",
     cause: (m) => `Options +${m[1]} / -${m[1]} is not allowed in 2.4`,
     transforms: ['options-mixed-signs'],
-    remedy: (m) => `write \`Options ${m[1]}\` without a sign`,
+    remedy: (m) =>
+      m[1].toLowerCase() === 'all'
+        ? 'spell the options out with the same sign (`+Indexes +Includes +FollowSymLinks +ExecCGI`, or `-…`): a bare `All` would replace the inherited options instead of adding to them'
+        : 'drop `+None` / `-None` (it changes nothing when other signed options follow), or write a bare `None` first',
+  },
+  {
+    id: 'options-first',
+    pattern: /'Options (All|None)' must be the first [Oo]ption given/,
+    sample: "'Options None' must be the first Option given.",
+    cause: (m) => `2.4 accepts \`${m[1]}\` only as the first word of an Options line; 2.2 also took it later on the line (\`Options Indexes ${m[1]}\`)`,
+    transforms: ['options-mixed-signs'],
+    remedy: (m) => `move \`${m[1]}\` to the front, or write the options 2.2 ended up with (\`Indexes None\` meant \`Indexes\`)`,
   },
   {
     id: 'name-virtual-host',
