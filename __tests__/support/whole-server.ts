@@ -24,19 +24,25 @@
  *    /usr/lib/apache2/modules where LoadModule paths are relative (RHEL's
  *    /etc/httpd/modules is such a link); TypesConfig/MIMEMagicFile copied from
  *    this machine; AuthUserFile written with the test users below; SSL
- *    certificate/key files from one throw-away self-signed pair; and, only
- *    when asked (`stubIncludes`, for the corpus), missing Include targets.
+ *    files from one throw-away PKI (`testPki()`): SSLCertificateFile/KeyFile
+ *    → a server certificate for localhost/127.0.0.1 signed by the test CA,
+ *    SSLCertificateChainFile → that CA, SSLCACertificateFile → the test CA and
+ *    a second CA without a CRL, SSLCARevocationFile → the test CA's CRL (one
+ *    client revoked), *Path directories created empty; and, only when asked
+ *    (`stubIncludes`, for the corpus), missing Include targets.
  */
-import { execFileSync, spawn, spawnSync } from 'child_process';
+import { spawn, spawnSync } from 'child_process';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as http from 'http';
+import * as https from 'https';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { main } from '../../src/run/main';
 import { Finding, RunOptions } from '../../transforms/types';
 import { APACHE2, MODULES_DIR } from './httpd';
+import { makePki } from './mutex-ssl';
 
 export const REPO = path.resolve(__dirname, '..', '..');
 
@@ -116,7 +122,7 @@ export interface RunOptionsForTree {
 }
 
 const MAPPED_PREFIXES = ['/etc', '/var', '/usr/local', '/usr/share', '/usr/lib/cgi-bin', '/usr/lib/mailman', '/home', '/srv', '/opt', '/www'];
-const PATH_RE = new RegExp(`(^|[\\s"'=:|>(,])((?:${MAPPED_PREFIXES.map((p) => p.replace(/\//g, '\\/')).join('|')})(?=[/\\s"')]|$)[^\\s"')]*)`, 'g');
+const PATH_RE = new RegExp(`(^|[\\s"'=:|>(,])((?:${MAPPED_PREFIXES.map((p) => p.replace(/\//g, '\\/')).join('|')})(?=[/\\s"')>]|$)[^\\s"')>]*)`, 'g');
 const NOT_CONFIG = /(^|\/)(magic|envvars|[^/]*\.htpasswd|[^/]*\.(so|gz|png|gif|jpe?g|ico))$/;
 
 function userExists(name: string): boolean {
@@ -132,16 +138,42 @@ function walkFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-let certPair: { cert: string; key: string } | null = null;
-function selfSigned(): { cert: string; key: string } {
-  if (certPair) return certPair;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codemod-cert-'));
-  const cert = path.join(dir, 'cert.pem');
-  const key = path.join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '2', '-keyout', key, '-out', cert], { stdio: 'ignore' });
-  certPair = { cert: fs.readFileSync(cert, 'latin1'), key: fs.readFileSync(key, 'latin1') };
-  fs.rmSync(dir, { recursive: true, force: true });
-  return certPair;
+/** PEM texts of the throw-away PKI the run copies use (see the file header). */
+export interface TestPki {
+  /** The CA that signed the server certificate and publishes `crl`. */
+  readonly ca: string;
+  /** `ca` and a second CA that publishes no CRL (SSLCACertificateFile). */
+  readonly caBundle: string;
+  /** CRL of `ca`, revoking the `revoked` client. */
+  readonly crl: string;
+  /** CN=localhost, SAN DNS:localhost, IP:127.0.0.1, signed by `ca`. */
+  readonly serverCert: string;
+  readonly serverKey: string;
+  /** Client certificates: `good` and `revoked` from `ca`, `nocrl` from the CA without a CRL. */
+  readonly clients: Readonly<Record<'good' | 'revoked' | 'nocrl', { readonly cert: string; readonly key: string }>>;
+}
+
+let pki: TestPki | null = null;
+/** The PKI (created once per process, kept in memory; its files are removed). */
+export function testPki(): TestPki {
+  if (pki) return pki;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codemod-pki-'));
+  try {
+    const made = makePki(dir);
+    const read = (f: string) => fs.readFileSync(f, 'latin1');
+    const client = ([cert, key]: [string, string]) => ({ cert: read(cert), key: read(key) });
+    pki = {
+      ca: read(made.caCert),
+      caBundle: read(made.caBundle),
+      crl: read(made.crl),
+      serverCert: read(made.serverCert),
+      serverKey: read(made.serverKey),
+      clients: { good: client(made.clients.good), revoked: client(made.clients.revoked), nocrl: client(made.clients.nocrl) },
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return pki;
 }
 
 function htpasswd(): string {
@@ -300,11 +332,18 @@ export function prepareRun(tree: string, layout: Pick<Layout, 'serverRoot' | 'ma
         case 'sslcertificatechainfile':
         case 'sslcacertificatefile':
         case 'sslproxycacertificatefile':
-          stubFile(abs(arg(1)), selfSigned().cert, `${name} (throw-away self-signed)`);
-          break;
         case 'sslcertificatekeyfile':
-          stubFile(abs(arg(1)), selfSigned().key, `${name} (throw-away key)`);
+        case 'sslcarevocationfile':
+        case 'sslproxycarevocationfile':
+        case 'sslcacertificatepath':
+        case 'sslproxycacertificatepath':
+        case 'sslcarevocationpath':
+        case 'sslproxycarevocationpath': {
+          const stub = sslStub(name);
+          if (stub.kind === 'dir') mkdir(abs(arg(1)), name);
+          else stubFile(abs(arg(1)), stub.content, `${name} (${stub.what})`);
           break;
+        }
         case 'loadmodule':
           if (!path.isAbsolute(unquote(arg(2)))) relativeModules = true;
           break;
@@ -333,6 +372,58 @@ export function prepareRun(tree: string, layout: Pick<Layout, 'serverRoot' | 'ma
     substitutions: [...subs],
     map,
   };
+}
+
+type SslStub = { kind: 'dir' } | { kind: 'file'; content: string; what: string };
+
+/** What stands in for the file or directory an SSL directive (lower-case name) names. */
+function sslStub(name: string): SslStub {
+  switch (name) {
+    case 'sslcertificatefile':
+      return { kind: 'file', content: testPki().serverCert, what: 'throw-away server certificate' };
+    case 'sslcertificatekeyfile':
+      return { kind: 'file', content: testPki().serverKey, what: 'throw-away key' };
+    case 'sslcertificatechainfile':
+      return { kind: 'file', content: testPki().ca, what: 'throw-away CA' };
+    case 'sslcacertificatefile':
+    case 'sslproxycacertificatefile':
+      return { kind: 'file', content: testPki().caBundle, what: 'throw-away CAs' };
+    case 'sslcarevocationfile':
+    case 'sslproxycarevocationfile':
+      return { kind: 'file', content: testPki().crl, what: 'CRL of the throw-away CA' };
+    default:
+      return { kind: 'dir' };
+  }
+}
+
+const SSL_FILE_DIRECTIVES = /^\s*(SSL(?:Proxy)?CA(?:Certificate|Revocation)(?:File|Path)|SSLCertificate(?:Key|Chain)?File)\s+("[^"]*"|\S+)/i;
+
+/**
+ * For trees mapped by other harnesses: creates what the SSL*File / SSL*Path lines of the config files
+ * under `tree` name (the throw-away PKI of `testPki()`, empty directories), where it is missing and lies
+ * inside `tree` (absolute paths must already point into the tree; relative ones are taken from
+ * `serverRoot`, by default `tree`). Returns the paths created.
+ */
+export function stubSslFiles(tree: string, serverRoot = tree): string[] {
+  const made: string[] = [];
+  for (const file of walkFiles(tree).filter((f) => !NOT_CONFIG.test(f))) {
+    const text = fs.readFileSync(file, 'latin1');
+    if (text.includes('\0')) continue;
+    for (const line of text.split(/\r?\n/)) {
+      const m = SSL_FILE_DIRECTIVES.exec(line);
+      if (!m) continue;
+      const target = path.resolve(serverRoot, unquote(m[2]));
+      if (!target.startsWith(tree + '/') || fs.existsSync(target)) continue;
+      const stub = sslStub(m[1].toLowerCase());
+      if (stub.kind === 'dir') fs.mkdirSync(target, { recursive: true });
+      else {
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.writeFileSync(target, stub.content);
+      }
+      made.push(target);
+    }
+  }
+  return made;
 }
 
 function stubInclude(target: string, stubFile: (f: string, c: string, why: string) => void, mkdir: (d: string, why: string) => void): void {
@@ -497,6 +588,70 @@ export function request(
     );
     req.setTimeout(10000, () => req.destroy(new Error(`timeout: GET ${urlPath}`)));
     req.on('error', reject);
+    req.end();
+  });
+}
+
+export interface TlsAnswer {
+  /** HTTP status, or `tls-error` when the TLS handshake (or the first read after it) failed. */
+  readonly status: number | 'tls-error';
+  readonly error: string;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly body: string;
+  /** Negotiated protocol and cipher (`TLSv1.3`, `TLS_AES_256_GCM_SHA384`). */
+  readonly protocol: string;
+  readonly cipher: string;
+  /** CN of the certificate the server presented. */
+  readonly serverCN: string;
+}
+
+/**
+ * HTTPS GET to 127.0.0.1, SNI `localhost`, verifying the server against the test CA
+ * (`testPki().ca`, so the server must present the stubbed certificate), optionally with a
+ * client certificate (`testPki().clients.*`).
+ */
+export function httpsRequest(
+  port: number,
+  urlPath: string,
+  opts: { host?: string; client?: { cert: string; key: string } } = {},
+): Promise<TlsAnswer> {
+  return new Promise((resolve) => {
+    let protocol = '';
+    let cipher = '';
+    let serverCN = '';
+    const fail = (e: Error) => resolve({ status: 'tls-error', error: e.message, headers: {}, body: '', protocol, cipher, serverCN });
+    const req = https.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: urlPath,
+        method: 'GET',
+        servername: 'localhost',
+        ca: testPki().ca,
+        cert: opts.client?.cert,
+        key: opts.client?.key,
+        headers: { Host: opts.host ?? 'localhost', Connection: 'close' },
+        agent: false,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('latin1');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, error: '', headers: res.headers, body, protocol, cipher, serverCN }));
+        res.on('error', fail);
+      },
+    );
+    req.on('socket', (socket) => {
+      socket.on('secureConnect', () => {
+        const tls = socket as import('tls').TLSSocket;
+        protocol = tls.getProtocol() ?? '';
+        cipher = tls.getCipher()?.standardName ?? '';
+        const subject = tls.getPeerCertificate()?.subject as unknown as Record<string, string> | undefined;
+        serverCN = subject?.CN ?? '';
+      });
+    });
+    req.setTimeout(10000, () => req.destroy(new Error(`timeout: GET ${urlPath}`)));
+    req.on('error', fail);
     req.end();
   });
 }
