@@ -6,6 +6,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { TRANSFORMS } from '../transforms';
 
 const ROOT = path.join(__dirname, '..');
 const BIN = path.join(ROOT, 'dist', 'src', 'cli.js');
@@ -208,7 +209,8 @@ describe('selection and listing', () => {
     const r = codemod(tmp, '--list-transforms');
     expect(r.status).toBe(0);
     const ids = r.stdout.split('\n').filter((l) => /^\S/.test(l)).map((l) => l.split(/\s+/)[0]);
-    expect(ids.slice(0, 3)).toEqual(['access-to-require', 'rename-max-clients', 'rename-max-requests-per-child']);
+    expect(ids).toEqual(TRANSFORMS.map((t) => t.id));
+    expect(ids[0]).toBe('byte-order-mark');
     expect(ids[ids.length - 1]).toBe('load-modules');
   });
 
