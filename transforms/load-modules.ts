@@ -78,8 +78,11 @@ function pathPrefix(example: Directive): string {
   return slash === -1 ? '' : path.slice(0, slash + 1);
 }
 
-function findSite(server: ServerTree, loads: readonly LoadLine[], whole: boolean, probe: HttpdProbe | null): Site | null {
-  // the file that loads the most modules, its last LoadModule
+function findSite(server: ServerTree, allLoads: readonly LoadLine[], whole: boolean, probe: HttpdProbe | null): Site | null {
+  // the file that loads the most modules, its last LoadModule; a third-party module's line (mod_passenger
+  // under /usr/local/rvm/…) is no model for the path of httpd's own modules
+  const known = allLoads.filter((l) => classify(l.id) !== 'third-party' && classify(l.id) !== 'unknown');
+  const loads = known.length > 0 ? known : allLoads;
   const counts = new Map<SourceFile, LoadLine[]>();
   for (const l of loads) counts.set(l.file, [...(counts.get(l.file) ?? []), l]);
   let best: LoadLine[] | null = null;
