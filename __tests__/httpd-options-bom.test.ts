@@ -19,9 +19,20 @@ import { byteOrderMark } from '../transforms/byte-order-mark';
 import { Ssi, chainSsi } from '../src/semantics/options22';
 import { optionsIncludesNoexec } from '../transforms/options-includes-noexec';
 import { Transform } from '../transforms/types';
-import { RunningServer, baseConfig, configtest, freePorts, startServerChecked, tempDir } from './support/httpd';
+import { RunningServer, baseConfig, configtest, freePorts, startServerChecked, tempDir as makeTempDir } from './support/httpd';
 
 jest.setTimeout(60000);
+
+/** Temporary directories of this file, removed when it ends. */
+const made: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = makeTempDir(prefix);
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 const PLANNER = TRANSFORMS.filter((t) => t.id === 'load-modules');
 const BOM = '\xEF\xBB\xBF';
