@@ -97,6 +97,29 @@ describe('rename', () => {
   });
 });
 
+describe('editArgs and removeArgs', () => {
+  test('leading words go with the blanks after them, later ones with the blanks before them', () => {
+    // several leading words with wide blanks: offsets of later words must not be reused after an edit
+    expect(edit('SSLProtocol SSLv2    +SSLv2 +TLSv1\n', (f) => {
+      const d = dir(f, 'SSLProtocol');
+      d.removeArgs(d.args.slice(0, 2));
+    })).toBe('SSLProtocol +TLSv1\n');
+    expect(edit('SSLProtocol  all   -SSLv2\t-SSLv3  \n', (f) => {
+      const d = dir(f, 'SSLProtocol');
+      d.removeArgs([d.args[1]]);
+    })).toBe('SSLProtocol  all\t-SSLv3  \n');
+  });
+
+  test('replacements and drops keep continuations and line endings', () => {
+    expect(edit('Options Indexes \\\r\n  +Includes -ExecCGI\r\n', (f) => dir(f, 'Options').editArgs([undefined, null, 'ExecCGI']))).toBe(
+      'Options Indexes ExecCGI\r\n',
+    );
+    expect(edit('Options Indexes \\\r\n  +Includes -ExecCGI\r\n', (f) => dir(f, 'Options').editArgs(['None', undefined, undefined]))).toBe(
+      'Options None \\\r\n  +Includes -ExecCGI\r\n',
+    );
+  });
+});
+
 describe('setArgs', () => {
   test('unchanged arguments keep their spelling; a new value with a space is quoted', () => {
     expect(

@@ -286,27 +286,6 @@ export function planOptions(values: readonly string[]): Result | null {
   return { ...plan, release: releaseDifference(values, plan.words), deeper };
 }
 
-/**
- * Rewrites arguments in place: `undefined` keeps one as written, a string replaces it, null drops
- * it with the blanks before it (after it, for the first). Blanks, continuations and the line's
- * tail stay as they were.
- */
-function editWords(d: Directive, edits: readonly (string | null | undefined)[]): void {
-  const args = d.args;
-  const raw = d.raw;
-  const firstKept = edits.findIndex((e) => e !== null);
-  let out = raw.slice(0, args[0].start);
-  for (let i = 0; i < args.length; i++) {
-    const edit = edits[i];
-    if (edit === null) continue;
-    // the blanks before a kept word: the ones that preceded it, unless it is now the first
-    if (i !== firstKept) out += raw.slice(args[i - 1].end, args[i].start);
-    out += edit === undefined ? args[i].raw : edit;
-  }
-  out += raw.slice(args[args.length - 1].end);
-  d.raw = out;
-}
-
 function describe(values: readonly string[]): string {
   return `Options ${values.join(' ')}`;
 }
@@ -331,7 +310,7 @@ export const optionsMixedSigns: Transform = {
         ctx.note(d, 'options-mixed-signs-manual', `${describe(values)} is refused by 2.4 and was left as it is: ${plan.reason}`, 'manual');
         return;
       }
-      if (plan.edits) editWords(d, plan.edits);
+      if (plan.edits) d.editArgs(plan.edits);
       else d.setArgs(plan.words);
       let message = `${describe(values)} (refused by 2.4) rewritten as ${describe(plan.words)}, which is what 2.2 did with it`;
       if (plan.release) {

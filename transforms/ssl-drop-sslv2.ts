@@ -13,7 +13,7 @@
 //   selects nothing else fails only when the server starts (AH01898 "no cipher match"). The words
 //   are removed (`openssl ciphers` gives the same list before and after); a suite with no
 //   selecting word left is not touched and gets a `manual` finding.
-import { Directive, Word, directives } from '../src/cst';
+import { Directive, directives } from '../src/cst';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { Transform, TransformContext } from './types';
 
@@ -22,28 +22,6 @@ const ALL_22: readonly Proto[] = ['sslv2', 'sslv3', 'tlsv1', 'tlsv1.1', 'tlsv1.2
 const ALL_24: readonly Proto[] = ['sslv3', 'tlsv1', 'tlsv1.1', 'tlsv1.2', 'tlsv1.3'];
 const SPELLING: Record<Proto, string> = { sslv2: 'SSLv2', sslv3: 'SSLv3', tlsv1: 'TLSv1', 'tlsv1.1': 'TLSv1.1', 'tlsv1.2': 'TLSv1.2', 'tlsv1.3': 'TLSv1.3' };
 const KNOWN = new Set<string>(['all', ...ALL_22, 'tlsv1.3']);
-
-/**
- * Removes words from a directive line, each with the blank (or continuation) before it
- * (after it, for the first argument), so the other bytes stay as written.
- */
-function removeWords(d: Directive, drop: readonly Word[]): void {
-  const args = d.args;
-  const keep = args.filter((w) => !drop.includes(w));
-  let raw = d.raw;
-  // from the end, so earlier offsets stay valid
-  for (let i = args.length - 1; i >= 0; i--) {
-    const w = args[i];
-    if (!drop.includes(w)) continue;
-    const prevEnd = i > 0 ? args[i - 1].end : -1;
-    if (i > 0) raw = raw.slice(0, prevEnd) + raw.slice(w.end);
-    else {
-      const next = args[1];
-      raw = raw.slice(0, w.start) + raw.slice(next && keep.length > 0 ? next.start : w.end);
-    }
-  }
-  d.raw = raw;
-}
 
 /** The protocols a list selects, read left to right: +x adds, -x removes, a bare word replaces. */
 function evaluate(words: readonly string[], all: readonly Proto[]): Set<Proto> {
@@ -94,7 +72,7 @@ function fixProtocol(d: Directive, ctx: TransformContext): void {
     ctx.note(d, 'sslv2-protocol-manual', `${was}: removing SSLv2 would change which other protocols are allowed; rewrite the line by hand without SSLv2`, 'manual');
     return;
   }
-  removeWords(d, d.args.filter((w) => isV2(w.value)));
+  d.removeArgs(d.args.filter((w) => isV2(w.value)));
   ctx.note(d, 'sslv2-protocol-removed', `${was} → ${d.name} ${kept.join(' ')}: 2.4 has no SSLv2 ("all" no longer includes it)`, 'info');
   // SSLv3 left on the line is ssl-drop-sslv3's (order 472), which runs next
 }

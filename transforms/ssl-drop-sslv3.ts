@@ -16,7 +16,7 @@
 //   "no suitable signature algorithm"; `@SECLEVEL=0` in SSLCipherSuite brings them back), so a line left
 //   with only TLSv1/TLSv1.1 starts but serves nobody: its finding is at least `review` and says so.
 // Lines that still name SSLv2 (+ or bare) belong to ssl-drop-sslv2, which runs first.
-import { Directive, Word, directives } from '../src/cst';
+import { Directive, directives } from '../src/cst';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { Transform, TransformContext } from './types';
 
@@ -50,24 +50,6 @@ function comparable(set: ReadonlySet<Proto>): string {
 }
 
 const spell = (set: ReadonlySet<Proto>) => (set.size === 0 ? 'no protocol' : ALL_22.concat('tlsv1.3').filter((p) => set.has(p)).map((p) => SPELLING[p]).join(' '));
-
-/**
- * Removes words from a directive line, each with the blank (or continuation) before it (after it, for the
- * first argument), so the other bytes stay as written.
- */
-function removeWords(d: Directive, drop: readonly Word[]): void {
-  const args = d.args;
-  const firstKept = args.findIndex((w) => !drop.includes(w));
-  if (firstKept === -1) return;
-  let raw = d.raw;
-  // from the end, so earlier offsets stay valid: a word after the first kept one goes with the blank before it
-  for (let i = args.length - 1; i > firstKept; i--) {
-    if (drop.includes(args[i])) raw = raw.slice(0, args[i - 1].end) + raw.slice(args[i].end);
-  }
-  // leading words go with the blank after them
-  if (firstKept > 0) raw = raw.slice(0, args[0].start) + raw.slice(args[firstKept].start);
-  d.raw = raw;
-}
 
 function fixProtocol(d: Directive, ctx: TransformContext): void {
   const words = d.values;
@@ -104,7 +86,7 @@ function fixProtocol(d: Directive, ctx: TransformContext): void {
     ctx.note(d, 'sslv3-protocol-manual', `${was}: on 2.2 this allowed ${spell(before)}; removing SSLv3 would change which other protocols are allowed; rewrite the line by hand without SSLv3`, 'manual');
     return;
   }
-  removeWords(d, fits);
+  d.removeArgs(fits);
   const now = evaluate(d.values, ALL_24);
   const legacyOnly = [...now].every((p) => p === 'tlsv1' || p === 'tlsv1.1');
   const proxy = d.is('SSLProxyProtocol');

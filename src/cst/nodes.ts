@@ -201,6 +201,32 @@ abstract class NamedLine extends LineBase {
     // what follows the last argument (trailing blanks, the line ending; `>` for a tag) stays
     this.raw = before + lead + spelled.join(' ') + this.raw.slice(end);
   }
+
+  /**
+   * Edits arguments in place, one entry per argument: `undefined` keeps it as written, a string
+   * replaces its raw text, `null` drops it with the blanks before it (after it, when it was first).
+   * Blanks, continuations between the kept arguments and the line's tail stay as they were.
+   */
+  editArgs(edits: readonly (string | null | undefined)[]): void {
+    const args = this.args;
+    if (args.length === 0) return;
+    const raw = this.raw;
+    const firstKept = args.findIndex((_, i) => edits[i] !== null);
+    let out = raw.slice(0, args[0].start);
+    for (let i = 0; i < args.length; i++) {
+      const edit = edits[i];
+      if (edit === null) continue;
+      // the blanks before a kept word: the ones that preceded it, unless it is now the first
+      if (i !== firstKept) out += raw.slice(args[i - 1].end, args[i].start);
+      out += edit === undefined ? args[i].raw : edit;
+    }
+    this.raw = out + raw.slice(args[args.length - 1].end);
+  }
+
+  /** Drops these arguments (see editArgs), keeping every other byte as written. */
+  removeArgs(drop: readonly Word[]): void {
+    this.editArgs(this.args.map((w) => (drop.includes(w) ? null : undefined)));
+  }
 }
 
 /**
