@@ -14,28 +14,11 @@
 //   are removed (`openssl ciphers` gives the same list before and after); a suite with no
 //   selecting word left is not touched and gets a `manual` finding.
 import { Directive, directives } from '../src/cst';
+import { ALL_22, KNOWN_PROTOCOL_WORDS, Proto, SPELLING, evaluateProtocols } from '../src/semantics/ssl-protocols';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { Transform, TransformContext } from './types';
 
-type Proto = 'sslv2' | 'sslv3' | 'tlsv1' | 'tlsv1.1' | 'tlsv1.2' | 'tlsv1.3';
-const ALL_22: readonly Proto[] = ['sslv2', 'sslv3', 'tlsv1', 'tlsv1.1', 'tlsv1.2'];
 const ALL_24: readonly Proto[] = ['sslv3', 'tlsv1', 'tlsv1.1', 'tlsv1.2', 'tlsv1.3'];
-const SPELLING: Record<Proto, string> = { sslv2: 'SSLv2', sslv3: 'SSLv3', tlsv1: 'TLSv1', 'tlsv1.1': 'TLSv1.1', 'tlsv1.2': 'TLSv1.2', 'tlsv1.3': 'TLSv1.3' };
-const KNOWN = new Set<string>(['all', ...ALL_22, 'tlsv1.3']);
-
-/** The protocols a list selects, read left to right: +x adds, -x removes, a bare word replaces. */
-function evaluate(words: readonly string[], all: readonly Proto[]): Set<Proto> {
-  let set = new Set<Proto>();
-  for (const word of words) {
-    const sign = word[0] === '+' || word[0] === '-' ? word[0] : '';
-    const name = word.slice(sign.length).toLowerCase();
-    const protos: Proto[] = name === 'all' ? [...all] : [name as Proto];
-    if (sign === '+') protos.forEach((p) => set.add(p));
-    else if (sign === '-') protos.forEach((p) => set.delete(p));
-    else set = new Set(protos);
-  }
-  return set;
-}
 
 const isV2 = (value: string) => /^[+-]?sslv2$/i.test(value);
 
@@ -48,14 +31,14 @@ function fixProtocol(d: Directive, ctx: TransformContext): void {
   const words = d.values;
   if (!words.some(isV2)) return;
   const was = `${d.name} ${words.join(' ')}`;
-  if (words.some((w) => !KNOWN.has(w.replace(/^[+-]/, '').toLowerCase()))) {
+  if (words.some((w) => !KNOWN_PROTOCOL_WORDS.has(w.replace(/^[+-]/, '').toLowerCase()))) {
     ctx.note(d, 'sslv2-protocol-manual', `${was}: SSLv2 is not supported by 2.4, and the line holds a protocol name the tool does not know; remove SSLv2 by hand`, 'manual');
     return;
   }
-  const before = evaluate(words, ALL_22);
+  const before = evaluateProtocols(words, ALL_22);
   const wanted = new Set([...before].filter((p) => p !== 'sslv2'));
   const kept = words.filter((w) => !isV2(w));
-  const now = evaluate(kept, ALL_24);
+  const now = evaluateProtocols(kept, ALL_24);
   const usable = [...wanted].filter((p) => p !== 'sslv3');
   if (usable.length === 0 || kept.length === 0) {
     ctx.note(

@@ -17,32 +17,15 @@
 //   with only TLSv1/TLSv1.1 starts but serves nobody: its finding is at least `review` and says so.
 // Lines that still name SSLv2 (+ or bare) belong to ssl-drop-sslv2, which runs first.
 import { Directive, directives } from '../src/cst';
+import { ALL_22, KNOWN_PROTOCOL_WORDS, Proto, SPELLING, evaluateProtocols } from '../src/semantics/ssl-protocols';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { Transform, TransformContext } from './types';
 
-type Proto = 'sslv2' | 'sslv3' | 'tlsv1' | 'tlsv1.1' | 'tlsv1.2' | 'tlsv1.3';
-const ALL_22: readonly Proto[] = ['sslv2', 'sslv3', 'tlsv1', 'tlsv1.1', 'tlsv1.2'];
 /** 2.4.71 built against an OpenSSL without SSLv3: `all` is TLSv1 to TLSv1.3. */
 const ALL_24: readonly Proto[] = ['tlsv1', 'tlsv1.1', 'tlsv1.2', 'tlsv1.3'];
-const SPELLING: Record<Proto, string> = { sslv2: 'SSLv2', sslv3: 'SSLv3', tlsv1: 'TLSv1', 'tlsv1.1': 'TLSv1.1', 'tlsv1.2': 'TLSv1.2', 'tlsv1.3': 'TLSv1.3' };
-const KNOWN = new Set<string>(['all', ...ALL_22, 'tlsv1.3']);
 
 const isPositiveV3 = (value: string) => /^\+?sslv3$/i.test(value);
 const isPositiveV2 = (value: string) => /^\+?sslv2$/i.test(value);
-
-/** The protocols a list selects, read left to right: +x adds, -x removes, a bare word replaces. */
-function evaluate(words: readonly string[], all: readonly Proto[]): Set<Proto> {
-  let set = new Set<Proto>();
-  for (const word of words) {
-    const sign = word[0] === '+' || word[0] === '-' ? word[0] : '';
-    const name = word.slice(sign.length).toLowerCase();
-    const protos: Proto[] = name === 'all' ? [...all] : [name as Proto];
-    if (sign === '+') protos.forEach((p) => set.add(p));
-    else if (sign === '-') protos.forEach((p) => set.delete(p));
-    else set = new Set(protos);
-  }
-  return set;
-}
 
 /** What both versions can negotiate, TLSv1.3 aside (2.2 had none; 2.4's `all` adds it). */
 function comparable(set: ReadonlySet<Proto>): string {
@@ -56,11 +39,11 @@ function fixProtocol(d: Directive, ctx: TransformContext): void {
   if (!words.some(isPositiveV3)) return;
   if (words.some(isPositiveV2)) return; // ssl-drop-sslv2's line (it reports what it cannot do)
   const was = `${d.name} ${words.join(' ')}`;
-  if (words.some((w) => !KNOWN.has(w.replace(/^[+-]/, '').toLowerCase()))) {
+  if (words.some((w) => !KNOWN_PROTOCOL_WORDS.has(w.replace(/^[+-]/, '').toLowerCase()))) {
     ctx.note(d, 'sslv3-protocol-manual', `${was}: OpenSSL 3 has no SSLv3 and the line holds a protocol name the tool does not know; remove SSLv3 by hand`, 'manual');
     return;
   }
-  const before = evaluate(words, ALL_22);
+  const before = evaluateProtocols(words, ALL_22);
   const wanted = new Set([...before].filter((p) => p !== 'sslv2' && p !== 'sslv3'));
   if (wanted.size === 0) {
     ctx.note(
@@ -80,14 +63,14 @@ function fixProtocol(d: Directive, ctx: TransformContext): void {
   if (lastBare > 0 && isPositiveV3(words[lastBare])) candidates.push(args.filter((w, i) => i <= lastBare || isPositiveV3(w.value)));
   const fits = candidates.find((drop) => {
     const kept = args.filter((w) => !drop.includes(w)).map((w) => w.value);
-    return kept.length > 0 && comparable(wanted) === comparable(evaluate(kept, ALL_24));
+    return kept.length > 0 && comparable(wanted) === comparable(evaluateProtocols(kept, ALL_24));
   });
   if (!fits) {
     ctx.note(d, 'sslv3-protocol-manual', `${was}: on 2.2 this allowed ${spell(before)}; removing SSLv3 would change which other protocols are allowed; rewrite the line by hand without SSLv3`, 'manual');
     return;
   }
   d.removeArgs(fits);
-  const now = evaluate(d.values, ALL_24);
+  const now = evaluateProtocols(d.values, ALL_24);
   const legacyOnly = [...now].every((p) => p === 'tlsv1' || p === 'tlsv1.1');
   const proxy = d.is('SSLProxyProtocol');
   const tlsNote = !legacyOnly
