@@ -27,33 +27,36 @@
 // Where 2.2.0–2.2.11 read the original line differently (SSI #exec), the finding says so (review).
 import { Directive, directives } from '../src/cst';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
-import { OPTIONS_NONE, OptionsConf, Scheme, Ssi, Word, accepted24, mergeOptions, setOptions22, splitOptions, ssiOf } from '../src/semantics/options22';
+import {
+  BIT32,
+  CGI,
+  IDX,
+  INC,
+  MULTI,
+  OPTIONS_NONE,
+  OWNER,
+  OptionsConf,
+  SYM,
+  Scheme,
+  Ssi,
+  UNSET,
+  Word,
+  accepted24,
+  bitsOf,
+  mergeOptions,
+  setOptions22,
+  splitOptions,
+  ssiOf,
+} from '../src/semantics/options22';
 import { Transform } from './types';
 
-// httpd's OPT_* bits, 2.2.12+ and 2.4 (include/http_core.h)
-const IDX = 1;
-const INC = 2;
-const SYM = 4;
-const CGI = 8;
-const UNSET = 16;
-const WITH_EXEC = 32;
-const OWNER = 64;
-const MULTI = 128;
+/** OPT_INC_WITH_EXEC: the 2.2.12+ and 2.4 meaning of bit 32. */
+const WITH_EXEC = BIT32;
 /** The bits whose effect does not depend on the 2.2 release. */
 const PLAIN = IDX | SYM | CGI | OWNER | MULTI;
 
-const BITS: Record<string, number> = {
-  indexes: IDX,
-  includes: INC | WITH_EXEC,
-  includesnoexec: INC,
-  followsymlinks: SYM,
-  symlinksifownermatch: OWNER,
-  execcgi: CGI,
-  multiviews: MULTI,
-  runscripts: MULTI | CGI,
-  none: 0,
-  all: IDX | INC | WITH_EXEC | SYM | CGI,
-};
+/** An option word's bits as 2.2.12+ and 2.4 read it (the words reaching here are known ones). */
+const bitsOf24 = (key: string): number => bitsOf(key, '2.2.12+') ?? 0;
 
 /** ±All written out: 2.4 refuses `+All`/`-All`, and All is exactly these four (2.2.12+ and 2.4). */
 const ALL_WORDS = ['Indexes', 'Includes', 'FollowSymLinks', 'ExecCGI'];
@@ -241,7 +244,7 @@ function planWords(words: readonly Word[], values: readonly string[]): Plan {
   const kept: string[] = [];
   const edits: (string | null | undefined)[] = [];
   for (const w of words) {
-    const bits = w.key === 'none' || w.key === 'all' ? -1 : BITS[w.key];
+    const bits = w.key === 'none' || w.key === 'all' ? -1 : bitsOf24(w.key);
     const fits =
       bits !== -1 &&
       (w.key === 'includes' || w.key === 'includesnoexec' ? (target & (INC | WITH_EXEC)) === bits : (bits & ~target) === 0);
@@ -252,7 +255,7 @@ function planWords(words: readonly Word[], values: readonly string[]): Plan {
       edits.push(null);
     }
   }
-  const keptBits = kept.reduce((acc, n) => acc | BITS[n.toLowerCase()], 0);
+  const keptBits = kept.reduce((acc, n) => acc | bitsOf24(n), 0);
   if (kept.length > 0 && keptBits === target) return { words: kept, canonical: false, edits };
   return { words: canonical(target), canonical: true, edits: null };
 }

@@ -10,17 +10,20 @@
 export type Scheme = 'pre-2.2.12' | '2.2.12+';
 export type Ssi = 'off' | 'noexec' | 'exec';
 
-const IDX = 1;
-const INC = 2;
-const SYM = 4;
-const CGI = 8;
-const UNSET = 16;
+// httpd's OPT_* bits (include/http_core.h)
+export const IDX = 1;
+export const INC = 2;
+export const SYM = 4;
+export const CGI = 8;
+/** OPT_UNSET: the line held only +/- words (incremental). */
+export const UNSET = 16;
 /** OPT_INCNOEXEC before 2.2.12, OPT_INC_WITH_EXEC since: same bit, opposite meaning. */
-const BIT32 = 32;
-const OWNER = 64;
-const MULTI = 128;
+export const BIT32 = 32;
+export const OWNER = 64;
+export const MULTI = 128;
 
-function bitsOf(word: string, scheme: Scheme): number | null {
+/** An option word's bits (any case, without sign) under a scheme; null for a word httpd does not know. */
+export function bitsOf(word: string, scheme: Scheme): number | null {
   const old = scheme === 'pre-2.2.12';
   switch (word.toLowerCase()) {
     case 'indexes':
