@@ -21,23 +21,18 @@ import { TRANSFORMS } from '../transforms';
 import { RunOptions } from '../transforms/types';
 import { tempDir } from './support/httpd';
 import {
+  AUTH,
   AccessCase,
   Result,
   configtestAccessBody,
+  dir,
   formatResult,
   runDifferential,
   stopAllDifferentialServers,
+  sub,
 } from './support/access-differential';
 
 const accessOnly = TRANSFORMS.filter((t) => t.id === 'access-to-require');
-const AUTH = ['AuthType Basic', 'AuthName "restricted"', 'AuthUserFile {{HTPASSWD}}', 'AuthGroupFile {{GROUPS}}'];
-
-function section(open: string, lines: string[]): string {
-  const name = open.split(' ')[0];
-  return [`<${open}>`, ...lines.map((l) => `    ${l}`), `</${name}>`].join('\n');
-}
-const dir = (...lines: string[]) => section('Directory {{DOCROOT}}', lines);
-const sub = (...lines: string[]) => section('Directory {{DOCROOT}}/sub', lines);
 
 function migrate(source: string, options: RunOptions = {}): { output: string; codes: string[] } {
   const r = transformText(source, accessOnly, options, 'case.conf', 'main');

@@ -7,21 +7,19 @@
  */
 import { transformText } from '../src/run/runner';
 import { TRANSFORMS } from '../transforms';
-import { AccessCase, Result, formatResult, runDifferential, stopAllDifferentialServers } from './support/access-differential';
+import {
+  AUTH,
+  AccessCase,
+  Result,
+  dir,
+  section,
+  formatResult,
+  runDifferential,
+  stopAllDifferentialServers,
+  sub,
+} from './support/access-differential';
 
 const accessOnly = TRANSFORMS.filter((t) => t.id === 'access-to-require');
-const AUTH = ['AuthType Basic', 'AuthName "restricted"', 'AuthUserFile {{HTPASSWD}}', 'AuthGroupFile {{GROUPS}}'];
-
-function dir(...lines: string[]): string {
-  return section('Directory {{DOCROOT}}', lines);
-}
-function sub(...lines: string[]): string {
-  return section('Directory {{DOCROOT}}/sub', lines);
-}
-function section(open: string, lines: string[]): string {
-  const name = open.split(' ')[0];
-  return [`<${open}>`, ...lines.map((l) => `    ${l}`), `</${name}>`].join('\n');
-}
 
 /**
  * 2.2 originals: the migrated side is whatever the transform makes of them.

@@ -14,18 +14,19 @@
 import * as fs from 'fs';
 import { transformText } from '../src/run/runner';
 import { TRANSFORMS } from '../transforms';
-import { AccessCase, Result, formatResult, runDifferential, stopAllDifferentialServers } from './support/access-differential';
+import {
+  AUTH,
+  AccessCase,
+  Result,
+  dir,
+  formatResult,
+  loc,
+  runDifferential,
+  stopAllDifferentialServers,
+  sub,
+} from './support/access-differential';
 
 const accessOnly = TRANSFORMS.filter((t) => t.id === 'access-to-require');
-const AUTH = ['AuthType Basic', 'AuthName "restricted"', 'AuthUserFile {{HTPASSWD}}', 'AuthGroupFile {{GROUPS}}'];
-
-function section(open: string, lines: string[]): string {
-  const name = open.split(' ')[0];
-  return [`<${open}>`, ...lines.map((l) => `    ${l}`), `</${name}>`].join('\n');
-}
-const dir = (...lines: string[]) => section('Directory {{DOCROOT}}', lines);
-const sub = (...lines: string[]) => section('Directory {{DOCROOT}}/sub', lines);
-const loc = (path: string, ...lines: string[]) => section(`Location ${path}`, lines);
 
 /** [id, description, mixed 2.2 + 2.4 text]. */
 export const MIXED: [string, string, string][] = [

@@ -81,6 +81,20 @@ export interface DifferentialOptions {
   migratedModules?: readonly string[];
 }
 
+// Case text builders: `{{DOCROOT}}`, `{{HTPASSWD}}` and `{{GROUPS}}` are filled in per case.
+
+/** The authentication lines for the harness's users and groups. */
+export const AUTH = ['AuthType Basic', 'AuthName "restricted"', 'AuthUserFile {{HTPASSWD}}', 'AuthGroupFile {{GROUPS}}'];
+
+/** `<open>`, the lines indented one level, and the closing tag. */
+export function section(open: string, lines: readonly string[]): string {
+  const name = open.split(' ')[0];
+  return [`<${open}>`, ...lines.map((l) => `    ${l}`), `</${name}>`].join('\n');
+}
+export const dir = (...lines: string[]): string => section('Directory {{DOCROOT}}', lines);
+export const sub = (...lines: string[]): string => section('Directory {{DOCROOT}}/sub', lines);
+export const loc = (path: string, ...lines: string[]): string => section(`Location ${path}`, lines);
+
 export const SOURCE_ADDRESSES = ['127.0.0.1', '127.0.0.5', '127.0.1.9', '127.1.2.3'] as const;
 export const CREDENTIALS = {
   none: null,

@@ -23,7 +23,7 @@ import { ALL_METHODS, AuthRequire, Effective22, HostRecord, MethodMask, Order, R
 import { merge22 } from '../../src/semantics/access/merge22';
 import { compileEffective } from '../../src/semantics/access/compile';
 import { emitRequire } from '../../src/semantics/access/emit';
-import { AccessCase, CREDENTIALS, CredentialName, RequestSpec } from './access-differential';
+import { AUTH, AccessCase, CREDENTIALS, CredentialName, RequestSpec } from './access-differential';
 import { hostEntry, limit, limitExcept } from './access-model';
 
 const HOST_WORDS = ['all', '127.0.0.1', '127.0.0.5', '127.0.1', '127.0.0.0/24', '127.1.0.0/16', '127.0.0.0/255.255.255.0', 'env=trigger'];
@@ -78,8 +78,6 @@ export interface SampleConfig {
   readonly views: Record<'/' | '/sub/', { eff: Effective22; tree: RequireNode | null }>;
   readonly accessCase: AccessCase;
 }
-
-const AUTH = ['AuthType Basic', 'AuthName "restricted"', 'AuthUserFile {{HTPASSWD}}', 'AuthGroupFile {{GROUPS}}'];
 
 function limitOpen(m: MethodMask): string {
   return `<${m.except ? 'LimitExcept' : 'Limit'} ${m.methods.join(' ')}>`;
