@@ -98,33 +98,6 @@ async function waitForPort(port: number, deadline: number): Promise<boolean> {
   return false;
 }
 
-/** Starts httpd in the foreground (-X is not used: prefork children serve as in production), in its own process group. */
-export async function startServer(configFile: string, port: number, dir: string): Promise<RunningServer> {
-  const child = spawn(APACHE2, ['-f', configFile, '-D', 'FOREGROUND'], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const up = await waitForPort(port, Date.now() + 10000);
-  const stop = async () => {
-    if (child.exitCode === null && child.pid) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        /* already gone */
-      }
-      const timer = setTimeout(() => child.pid && safeKill(-child.pid, 'SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
-  };
-  if (!up) {
-    await stop();
-    const log = fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : '';
-    throw new Error(`httpd did not start on port ${port}: ${stderr}${log}`);
-  }
-  return { port, dir, stop };
-}
-
 function safeKill(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(pid, signal);
@@ -155,16 +128,43 @@ export async function freePorts(count: number): Promise<number[]> {
 }
 
 /**
- * Like `startServer`, but rejects as soon as httpd exits (bad config, port
- * taken) instead of waiting out the timeout; the rejection carries httpd's
- * stderr and `dir/error.log`. The server runs in its own process group; `stop()`
- * sends SIGTERM to the group and SIGKILL (to the whole group) after 5 s.
+ * Starts httpd with `configFile` (see spawnHttpd) and waits until it listens on
+ * `port`; rejects as soon as httpd exits (bad config, port taken) instead of
+ * waiting out the timeout, with httpd's stderr and `dir/error.log`.
  */
 export async function startServerChecked(configFile: string, port: number, dir: string, timeoutMs = 10000): Promise<RunningServer> {
-  const child = spawn(APACHE2, ['-f', configFile, '-D', 'FOREGROUND'], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  const httpd = spawnHttpd(['-f', configFile]);
+  const deadline = Date.now() + timeoutMs;
+  let up = false;
+  while (!httpd.gone() && !up && Date.now() < deadline) {
+    up = await waitForPort(port, Math.min(deadline, Date.now() + 100));
+  }
+  if (!up || httpd.gone()) {
+    await httpd.stop();
+    const log = fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : '';
+    throw new Error(`httpd did not start on port ${port}${httpd.gone() ? ` (exited, ${httpd.exitStatus()})` : ' (timeout)'}: ${httpd.stderr()}${log}`);
+  }
+  return { port, dir, stop: httpd.stop };
+}
+
+/** An httpd running in the foreground in its own process group (prefork signals its whole group when it stops). */
+export interface HttpdProcess {
+  /** What httpd wrote to stderr so far. */
+  stderr(): string;
+  /** Whether httpd has exited (or could not be spawned). */
+  gone(): boolean;
+  /** `code N` or `signal S`, once gone. */
+  exitStatus(): string;
+  /** SIGTERM to the group, SIGKILL to the group after 5 s; resolves when httpd has exited. */
+  stop(): Promise<void>;
+}
+
+/** Spawns `apache2 ARGS -D FOREGROUND` detached (its own process group), stderr captured as latin1. */
+export function spawnHttpd(args: readonly string[], env?: NodeJS.ProcessEnv): HttpdProcess {
+  const child = spawn(APACHE2, [...args, '-D', 'FOREGROUND'], { detached: true, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   let gone = false;
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString('latin1')));
   const exited = new Promise<void>((resolve) => {
     child.on('exit', () => {
       gone = true;
@@ -178,8 +178,7 @@ export async function startServerChecked(configFile: string, port: number, dir: 
   });
   const pid = child.pid;
   const stop = async () => {
-    if (!pid) return;
-    if (gone) return;
+    if (!pid || gone) return;
     safeKill(-pid, 'SIGTERM');
     let forced = false;
     const timer = setTimeout(() => {
@@ -191,15 +190,10 @@ export async function startServerChecked(configFile: string, port: number, dir: 
     // The parent was killed hard: its children may still be in the group.
     if (forced) safeKill(-pid, 'SIGKILL');
   };
-  const deadline = Date.now() + timeoutMs;
-  let up = false;
-  while (!gone && !up && Date.now() < deadline) {
-    up = await waitForPort(port, Math.min(deadline, Date.now() + 100));
-  }
-  if (!up || gone) {
-    await stop();
-    const log = fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : '';
-    throw new Error(`httpd did not start on port ${port}${gone ? ` (exited, code ${child.exitCode ?? child.signalCode})` : ' (timeout)'}: ${stderr}${log}`);
-  }
-  return { port, dir, stop };
+  return {
+    stderr: () => stderr,
+    gone: () => gone,
+    exitStatus: () => (child.exitCode !== null ? `code ${child.exitCode}` : `signal ${child.signalCode}`),
+    stop,
+  };
 }

@@ -31,7 +31,7 @@
  *    client revoked), *Path directories created empty; and, only when asked
  *    (`stubIncludes`, for the corpus), missing Include targets.
  */
-import { spawn, spawnSync } from 'child_process';
+import { spawnSync } from 'child_process';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as http from 'http';
@@ -41,7 +41,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { main } from '../../src/run/main';
 import { Finding, RunOptions } from '../../transforms/types';
-import { APACHE2, MODULES_DIR } from './httpd';
+import { APACHE2, MODULES_DIR, spawnHttpd } from './httpd';
 import { makePki } from './mutex-ssl';
 
 export const REPO = path.resolve(__dirname, '..', '..');
@@ -501,48 +501,18 @@ async function portOpen(port: number): Promise<boolean> {
 
 /** Starts httpd in the foreground in its own process group; rejects with stderr if it exits or does not listen. */
 export async function startTree(run: RunTree, timeoutMs = 15000): Promise<Started> {
-  const child = spawn(APACHE2, [...run.args, '-D', 'FOREGROUND'], { detached: true, env: run.env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  let gone = false;
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString('latin1')));
-  const exited = new Promise<void>((resolve) => {
-    child.on('exit', () => {
-      gone = true;
-      resolve();
-    });
-    child.on('error', (e) => {
-      stderr += String(e);
-      gone = true;
-      resolve();
-    });
-  });
-  const pid = child.pid;
-  const kill = (sig: NodeJS.Signals) => {
-    try {
-      if (pid) process.kill(-pid, sig);
-    } catch {
-      /* gone */
-    }
-  };
-  const stop = async () => {
-    if (!pid || gone) return;
-    kill('SIGTERM');
-    const timer = setTimeout(() => kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-    kill('SIGKILL');
-  };
+  const httpd = spawnHttpd(run.args, run.env);
   const deadline = Date.now() + timeoutMs;
-  while (!gone && Date.now() < deadline) {
+  while (!httpd.gone() && Date.now() < deadline) {
     if (await portOpen(run.ports.http)) {
       // httpd binds its listeners before the post-config hooks, which may still fail
       await new Promise((r) => setTimeout(r, 500));
-      if (!gone) return { stop, stderr: () => stderr };
+      if (!httpd.gone()) return { stop: httpd.stop, stderr: httpd.stderr };
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  await stop();
-  throw new Error(`httpd did not start${gone ? ` (exit ${child.exitCode ?? child.signalCode})` : ' (timeout)'}: ${stderr}${errorLogTails(run.fs)}`);
+  await httpd.stop();
+  throw new Error(`httpd did not start${httpd.gone() ? ` (exit ${httpd.exitStatus()})` : ' (timeout)'}: ${httpd.stderr()}${errorLogTails(run.fs)}`);
 }
 
 /** The last lines of every error log under the run's filesystem (startup failures are logged there, not on stderr). */
