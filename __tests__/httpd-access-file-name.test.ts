@@ -7,22 +7,13 @@
  * that are listed, with the reason. Also measured: where AccessFileName may stand.
  */
 import * as fs from 'fs';
-import * as http from 'http';
 import * as path from 'path';
 import { discover } from '../src/server/discover';
-import { baseConfig, configtest, freePorts, startServerChecked, tempDir } from './support/httpd';
+import { baseConfig, configtest, freePorts, startServerChecked, tempDir, localRequest } from './support/httpd';
 
 jest.setTimeout(60000);
 
-function get(port: number, urlPath: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: encodeURI(urlPath), agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-  });
-}
+const get = async (port: number, urlPath: string): Promise<number> => (await localRequest(port, encodeURI(urlPath))).status;
 
 /** Candidate per-directory files, by path under htdocs; the directory they guard is the key. */
 const CANDIDATES: Record<string, string> = {

@@ -14,13 +14,12 @@
  *   into IncludeOptional, and the result passes `-t` where the original failed.
  */
 import * as fs from 'fs';
-import * as http from 'http';
 import * as path from 'path';
 import { discover } from '../src/server/discover';
 import { run, transformText } from '../src/run/runner';
 import { TRANSFORMS } from '../transforms';
 import { Transform } from '../transforms/types';
-import { MODULES_DIR, RunningServer, baseConfig, configtest, freePorts, startServerChecked, tempDir } from './support/httpd';
+import { MODULES_DIR, RunningServer, baseConfig, configtest, freePorts, startServerChecked, tempDir, localRequest } from './support/httpd';
 
 jest.setTimeout(60000);
 
@@ -35,26 +34,7 @@ const OPTIONS = byId('options-mixed-signs');
 const INCLUDE = byId('include-optional-wildcard');
 const PLANNER = byId('load-modules');
 
-interface Reply {
-  readonly status: number;
-  readonly headers: http.IncomingHttpHeaders;
-  readonly body: string;
-}
-
-function get(port: number, urlPath: string, headers: Record<string, string> = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, path: urlPath, agent: false, headers: { Connection: 'close', ...headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('latin1') }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = localRequest;
 
 /** httpd's children run as www-data: the tree must be world-readable. */
 function openUp(root: string): void {

@@ -6,7 +6,6 @@
  * lines only when written `|$…`.
  */
 import * as fs from 'fs';
-import * as http from 'http';
 import * as path from 'path';
 import { transformText } from '../src/run/runner';
 import { debugLevelOption } from '../transforms/debug-level-option';
@@ -16,7 +15,7 @@ import { pipedLogShell } from '../transforms/piped-log-shell';
 import { rewriteLogToLogLevel } from '../transforms/rewrite-log-to-log-level';
 import { Transform } from '../transforms/types';
 import { explain } from '../src/explain/explain';
-import { baseConfig, configtest, freePorts, startServerChecked, tempDir } from './support/httpd';
+import { baseConfig, configtest, freePorts, startServerChecked, tempDir, localRequest } from './support/httpd';
 
 jest.setTimeout(60000);
 
@@ -26,15 +25,7 @@ function migrate(text: string, transform: Transform): { output: string; codes: s
   return { output: r.output, codes: r.findings.map((f) => f.code) };
 }
 
-function get(port: number, urlPath: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: urlPath, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-  });
-}
+const get = async (port: number, urlPath: string): Promise<number> => (await localRequest(port, urlPath)).status;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

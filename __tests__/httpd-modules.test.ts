@@ -10,11 +10,10 @@
  */
 import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as http from 'http';
 import * as path from 'path';
 import { probeHttpd } from '../src/modules/probe';
 import { transformText } from '../src/run/runner';
-import { APACHE2, MODULES_DIR, builtinModules, configtest, freePorts, startServerChecked, tempDir } from './support/httpd';
+import { APACHE2, MODULES_DIR, builtinModules, configtest, freePorts, startServerChecked, tempDir, localRequest } from './support/httpd';
 import { MODULE_TRANSFORMS, linkModules } from './support/modules-harness';
 import { RunOptions } from '../transforms/types';
 
@@ -38,16 +37,7 @@ function migrateText(text: string, options: RunOptions = {}) {
   return transformText(text, MODULE_TRANSFORMS, options, 'httpd.conf', 'main');
 }
 
-function get(port: number, urlPath: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: urlPath, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.setTimeout(5000, () => req.destroy(new Error('timeout')));
-  });
-}
+const get = async (port: number, urlPath: string): Promise<number> => (await localRequest(port, urlPath)).status;
 
 describe('--httpd probe', () => {
   test('finds the built-ins `apache2 -l` lists and the Debian module directory', () => {

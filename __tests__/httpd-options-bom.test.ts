@@ -11,7 +11,6 @@
  *   the transform reports are those where 2.2.0–2.2.11 differed.
  */
 import * as fs from 'fs';
-import * as http from 'http';
 import * as path from 'path';
 import { transformText } from '../src/run/runner';
 import { TRANSFORMS } from '../transforms';
@@ -19,7 +18,7 @@ import { byteOrderMark } from '../transforms/byte-order-mark';
 import { Ssi, chainSsi } from '../src/semantics/options22';
 import { optionsIncludesNoexec } from '../transforms/options-includes-noexec';
 import { Transform } from '../transforms/types';
-import { RunningServer, baseConfig, configtest, freePorts, startServerChecked, tempDir as makeTempDir } from './support/httpd';
+import { RunningServer, baseConfig, configtest, freePorts, startServerChecked, tempDir as makeTempDir, localRequest } from './support/httpd';
 
 jest.setTimeout(60000);
 
@@ -55,17 +54,7 @@ function openUp(root: string): void {
   }
 }
 
-function get(port: number, urlPath: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: urlPath, agent: false, headers: { Connection: 'close' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('latin1') }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = localRequest;
 
 function migrate(text: string, transform: Transform, role: 'main' | 'fragment' | 'htaccess', name = 'test.conf') {
   const result = transformText(text, [transform, ...PLANNER], {}, name, role);

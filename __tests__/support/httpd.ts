@@ -7,6 +7,7 @@
  */
 import { execFileSync, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
+import * as http from 'http';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
@@ -196,4 +197,25 @@ export function spawnHttpd(args: readonly string[], env?: NodeJS.ProcessEnv): Ht
     exitStatus: () => (child.exitCode !== null ? `code ${child.exitCode}` : `signal ${child.signalCode}`),
     stop,
   };
+}
+
+export interface Reply {
+  readonly status: number;
+  readonly headers: http.IncomingHttpHeaders;
+  /** The body as latin1 (one character per byte). */
+  readonly body: string;
+}
+
+/** One request to 127.0.0.1:`port` on a connection of its own (no agent, `Connection: close`). */
+export function localRequest(port: number, urlPath: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: urlPath, agent: false, headers: { Connection: 'close', ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('latin1') }));
+    });
+    req.setTimeout(10000, () => req.destroy(new Error(`timeout: GET ${urlPath}`)));
+    req.on('error', reject);
+    req.end();
+  });
 }
