@@ -19,7 +19,7 @@ import { transformText } from '../src/run/runner';
 import { TRANSFORMS } from '../transforms';
 import { RunOptions } from '../transforms/types';
 import { baseConfig, configtest, freePorts, startServerChecked, tempDir } from './support/httpd';
-import { allModuleLines, httpsStatus, listDirectives, makePki, materialize } from './support/mutex-ssl';
+import { allModuleLines, httpsStatus, listDirectives, fixtureServer, makePki } from './support/mutex-ssl';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 const IDS = ['replace-mutex-directives', 'ssl-revocation-check', 'ssl-drop-sslv2', 'remove-auth-digest-options', 'remove-authz-authoritative'];
@@ -85,16 +85,9 @@ function cases(): Case[] {
   return out;
 }
 
-/** A main config around a fixture text: the test's modules and MPM, the fixture's own ServerRoot/LoadModule lines dropped. */
+/** A main config around a fixture text, with the test's modules and the fixture's MPM. */
 function serverWith(dir: string, body: string, options: RunOptions, htaccess: boolean, name: string): string {
-  const mpm = options.mpm ?? 'prefork';
-  const base = baseConfig(dir, 8, MODULES).replace(/LoadModule mpm_prefork_module (\S+)mod_mpm_prefork\.so/, `LoadModule mpm_${mpm}_module $1mod_mpm_${mpm}.so`);
-  let text = body.replace(/^[ \t]*(ServerRoot|LoadModule)\b[^\n]*$/gim, '# (dropped for the test)');
-  if (!text.endsWith('\n')) text += '\n';
-  if (htaccess) text = `<Directory "${dir}/htdocs">\n${text}</Directory>\n`;
-  const file = path.join(dir, `${name}.conf`);
-  fs.writeFileSync(file, Buffer.from(base + materialize(text, dir), 'latin1'));
-  return file;
+  return fixtureServer(dir, body, name, { modules: MODULES, mpm: options.mpm, htaccess });
 }
 
 describe('apache2 -t on the fixtures', () => {

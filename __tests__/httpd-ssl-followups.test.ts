@@ -21,7 +21,7 @@ import { sslDropSslv3 } from '../transforms/ssl-drop-sslv3';
 import { sslSessionCacheShm } from '../transforms/ssl-session-cache-shm';
 import { RunOptions, Transform } from '../transforms/types';
 import { APACHE2, baseConfig, configtest, freePorts, startServerChecked, tempDir } from './support/httpd';
-import { materialize } from './support/mutex-ssl';
+import { fixtureServer } from './support/mutex-ssl';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 const MINE: readonly Transform[] = [sslSessionCacheShm, sslDropSslv3, dumpIoDefaultLevel];
@@ -136,12 +136,7 @@ const INPUT_ALSO_FAILS: Record<string, RegExp> = {
 };
 
 function serverWith(dir: string, body: string, name: string, modules = MODULES): string {
-  const base = baseConfig(dir, 8, modules);
-  let text = body.replace(/^[ \t]*(ServerRoot|LoadModule)\b[^\r\n]*/gim, '# (dropped for the test)');
-  if (!text.endsWith('\n')) text += '\n';
-  const file = path.join(dir, `${name}.conf`);
-  fs.writeFileSync(file, Buffer.from(base + materialize(text, dir), 'latin1'));
-  return file;
+  return fixtureServer(dir, body, name, { modules });
 }
 
 describe('apache2 -t on the fixtures', () => {

@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { directives, parse } from '../../src/cst';
-import { APACHE2, MODULES_DIR, builtinModules } from './httpd';
+import { APACHE2, MODULES_DIR, baseConfig, builtinModules } from './httpd';
 
 export interface Pki {
   readonly dir: string;
@@ -151,4 +151,25 @@ export function materialize(text: string, root: string): string {
     }
   }
   return defines.join('') + moved;
+}
+
+/**
+ * Writes `dir/NAME.conf`: a main config (baseConfig with `modules` and the MPM) around a fixture
+ * text, the fixture's own ServerRoot/LoadModule lines dropped, its paths materialized under `dir`;
+ * with `htaccess`, the text goes inside `<Directory dir/htdocs>`. Returns the file's path.
+ */
+export function fixtureServer(
+  dir: string,
+  body: string,
+  name: string,
+  options: { modules: readonly string[]; mpm?: 'prefork' | 'worker' | 'event'; htaccess?: boolean },
+): string {
+  const mpm = options.mpm ?? 'prefork';
+  const base = baseConfig(dir, 8, options.modules).replace(/LoadModule mpm_prefork_module (\S+)mod_mpm_prefork\.so/, `LoadModule mpm_${mpm}_module $1mod_mpm_${mpm}.so`);
+  let text = body.replace(/^[ \t]*(ServerRoot|LoadModule)\b[^\r\n]*/gim, '# (dropped for the test)');
+  if (!text.endsWith('\n')) text += '\n';
+  if (options.htaccess) text = `<Directory "${dir}/htdocs">\n${text}</Directory>\n`;
+  const file = path.join(dir, `${name}.conf`);
+  fs.writeFileSync(file, Buffer.from(base + materialize(text, dir), 'latin1'));
+  return file;
 }
