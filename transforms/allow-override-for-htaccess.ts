@@ -168,9 +168,12 @@ function lastOf<T>(list: readonly T[]): T {
   return list[list.length - 1];
 }
 
-/** What access-to-require will make of a .htaccess file, run the way the runner runs it (its own one-file server). */
-export function predictMigration(text: string, realPath: string, options: TransformContext['options']): ConfigFile | null {
-  const file: SourceFile = { realPath, displayPath: realPath, role: 'htaccess', original: text, tree: parse(text) };
+/**
+ * What access-to-require will make of a .htaccess file, run the way the runner runs it (its own
+ * one-file server). `tree` is the file's parse of `text`; it is edited in place.
+ */
+function predictMigration(text: string, tree: ConfigFile, realPath: string, options: TransformContext['options']): ConfigFile | null {
+  const file: SourceFile = { realPath, displayPath: realPath, role: 'htaccess', original: text, tree };
   if (file.tree.diagnostics.length > 0) return null;
   const server: ServerTree = { id: realPath, main: null, serverRoot: null, files: [file], includes: new Map([[realPath, []]]) };
   const ctx: TransformContext = {
@@ -259,7 +262,8 @@ export const allowOverrideForHtaccess: Transform = {
         if (governing(dirs, f.logicalDir) !== g) continue;
         const text = read(f.disk);
         if (text === null) continue;
-        const refused = authConfigLine(parse(text));
+        const tree = parse(text);
+        const refused = authConfigLine(tree);
         if (refused) {
           ctx.noteIn(
             g.file,
@@ -270,7 +274,7 @@ export const allowOverrideForHtaccess: Transform = {
           );
           continue;
         }
-        const migrated = predictMigration(text, f.disk, ctx.options);
+        const migrated = predictMigration(text, tree, f.disk, ctx.options);
         if (!migrated || migrated.print() === text) continue;
         const want = neededNames(migrated);
         if (want.size === 0) continue;

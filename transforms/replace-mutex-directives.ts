@@ -17,7 +17,7 @@
 // `AcceptMutex default` and `SSLMutex default|yes` are 2.4's default: they are removed.
 // AcceptMutex (mechanism) and LockFile (directory) of one file combine into one Mutex line at
 // the AcceptMutex's place, because on 2.4 each `Mutex … mpm-accept` line sets both.
-import { ConfigFile, Directive, Node, ancestors, directives, parse, remove, replaceWith } from '../src/cst';
+import { ConfigFile, Directive, Node, ancestors, directives, remove, replaceWith } from '../src/cst';
 import { ServerTree } from '../src/server/types';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { Transform, TransformContext } from './types';
@@ -74,13 +74,16 @@ function eventServer(ctx: TransformContext): boolean {
   return ctx.server.files.some((f) => [...directives(f.tree, 'LoadModule')].some((d) => (d.values[0] ?? '').toLowerCase() === 'mpm_event_module'));
 }
 
-/** Files of the server (other than `self`) whose original text has an AcceptMutex that applies on 2.4. */
+/**
+ * Files of the server (other than `self`) with an AcceptMutex that applies on 2.4, as they were before
+ * this transform: found once per server, on the first file this transform sees, before it edits any.
+ */
 const acceptMutexFiles = new WeakMap<ServerTree, string[]>();
 function otherAcceptMutexFiles(server: ServerTree, self: ConfigFile): string[] {
   let found = acceptMutexFiles.get(server);
   if (!found) {
     found = server.files
-      .filter((f) => [...directives(parse(f.original), 'AcceptMutex')].some((d) => !isTwoTwoOnly(d)))
+      .filter((f) => directives(f.tree, 'AcceptMutex').some((d) => !isTwoTwoOnly(d)))
       .map((f) => f.displayPath);
     acceptMutexFiles.set(server, found);
   }
@@ -119,6 +122,8 @@ export const replaceMutexDirectives: Transform = {
   order: 450,
   applyFile(tree, ctx) {
     if (ctx.file?.role === 'htaccess') return;
+    // asked on every file, so the per-server answer is taken before this transform edits any of them
+    const others = otherAcceptMutexFiles(ctx.server, tree);
     const all = [...directives(tree, ...NAMES)].filter((d) => !isTwoTwoOnly(d));
     const placed = all.filter((d) => !inVirtualHost(d));
     // where each line stood before any edit (edits detach nodes)
@@ -171,7 +176,6 @@ export const replaceMutexDirectives: Transform = {
         }
         const dir = dirnameOf(value) || null;
         const now = put(d, mutexArg('default', dir), 'mpm-accept');
-        const others = otherAcceptMutexFiles(ctx.server, tree);
         ctx.note(
           d,
           'mutex-replaced',
