@@ -22,7 +22,7 @@ import { ALWAYS_BUILTIN, MAYBE_BUILTIN, MPMS, classify, dependencies, isMpm, rea
 import { Need, argumentNeeds, sectionNeeds } from '../src/modules/needs';
 import { HttpdProbe, probeHttpd } from '../src/modules/probe';
 import { directiveModules, moduleFile } from '../src/modules/table';
-import { isTwoTwoOnly, sectionIsTwoTwoOnly } from '../src/semantics/version-guards';
+import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { ServerTree, SourceFile } from '../src/server/types';
 import { Transform, TransformContext } from './types';
 
@@ -37,10 +37,7 @@ function loadLines(server: ServerTree): LoadLine[] {
   const out: LoadLine[] = [];
   for (const file of server.files) {
     for (const d of directives(file.tree, 'LoadModule')) {
-      const id = (d.values[0] ?? '').replace(/_module$/, '');
-      // `<IfModule !authz_core_module>` reads as a 2.2-only branch, except around the line that loads authz_core
-      const twoTwoOnly = ancestors(d).some((s) => sectionIsTwoTwoOnly(s) && readIfModule(s.values).id !== id);
-      if (!twoTwoOnly) out.push({ file, directive: d, id });
+      if (!isTwoTwoOnly(d)) out.push({ file, directive: d, id: (d.values[0] ?? '').replace(/_module$/, '') });
     }
   }
   return out;

@@ -57,9 +57,18 @@ export function sectionIsTwoTwoOnly(section: Section): boolean {
   if (section.is('IfVersion')) return ifVersionHolds(section.values) === false;
   if (section.is('IfModule')) {
     const arg = section.values[0] ?? '';
-    return arg.startsWith('!') && AUTHZ_CORE.has(arg.slice(1));
+    return arg.startsWith('!') && AUTHZ_CORE.has(arg.slice(1)) && !isLoadGuard(section);
   }
   return false;
+}
+
+/**
+ * `<IfModule !authz_core_module> LoadModule authz_core_module … </IfModule>` loads the module where it
+ * is missing: it applies on 2.4 (it is how the module planner writes new lines), it is not a 2.2 branch.
+ */
+function isLoadGuard(section: Section): boolean {
+  const lines = section.body.filter((n) => n.kind === 'directive' || n.kind === 'section');
+  return lines.length > 0 && lines.every((n) => n.kind === 'directive' && n.is('LoadModule') && /^authz_core_module$/i.test(n.values[0] ?? ''));
 }
 
 /** True when a node sits inside a section that only applies on 2.2. */
