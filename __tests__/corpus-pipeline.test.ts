@@ -23,7 +23,7 @@ function copyTree(from: string, to: string): void {
   fs.cpSync(from, to, { recursive: true, verbatimSymlinks: true });
 }
 
-describe('the whole pipeline over ../shared/corpus', () => {
+describe('the whole pipeline over the corpus', () => {
   let tmp = '';
   beforeAll(() => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'codemod-corpus-'));
