@@ -31,7 +31,8 @@
 import { Container, Node, Section, fileOf, indentUnit, indexInParent, insertBefore, remove, replaceWith } from '../src/cst';
 import { CompatRecord, ScopeCompat24, compatRecordOf, compileCompat24, mergeCompat24, methodsWithoutRequire } from '../src/semantics/access/compat24';
 import { unknownKey, wrapperVerdict } from '../src/semantics/access/wrappers';
-import { REQUIRE_24_PROVIDERS, SCOPE_SECTIONS, containsAccess, readScopeRules } from '../src/semantics/access/read-rules';
+import { REQUIRE_24_PROVIDERS, containsAccess, readScopeRules } from '../src/semantics/access/read-rules';
+import { SCOPE_SECTIONS } from '../src/semantics/access/scope-sections';
 import { containsAuthz, readAuthz24 } from '../src/semantics/access/read-authz24';
 import { sameAnswersForMethod } from '../src/semantics/access/same-answers';
 import { OTHER_METHODS } from '../src/semantics/access/method-classes';

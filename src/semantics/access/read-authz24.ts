@@ -11,7 +11,7 @@ import { ConfigFile, Directive, Node, Section } from '../../cst';
 import { MethodMask, RequireNode } from './types';
 import { canonicalMethods } from './method-mask';
 import { USER_PROVIDERS } from './require-tree';
-import { SCOPE_SECTIONS } from './read-rules';
+import { SCOPE_SECTIONS } from './scope-sections';
 import { Assumptions, assumedVerdict } from './wrappers';
 
 export type AuthMergingOp = 'off' | 'and' | 'or';

@@ -9,6 +9,7 @@
 import { ConfigFile, Directive, Node, Section } from '../../cst';
 import { Assumptions, assumedVerdict } from './wrappers';
 import { containsAuthz } from './read-authz24';
+import { SCOPE_SECTIONS } from './scope-sections';
 import {
   ALL_METHODS,
   AccessEntry,
@@ -176,8 +177,6 @@ export function readScopeRules(container: Section | ConfigFile, assume?: Assumpt
   };
 }
 
-/** Sections that open a scope of their own: their contents are not the enclosing scope's rules. */
-export const SCOPE_SECTIONS = new Set(['directory', 'directorymatch', 'files', 'filesmatch', 'location', 'locationmatch', 'proxy', 'proxymatch', 'virtualhost']);
 
 /** True when a wrapper section holds 2.2 access directives of the enclosing scope (not of a nested scope). */
 export function containsAccess(section: Section): boolean {

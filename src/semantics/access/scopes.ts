@@ -13,7 +13,8 @@
 import { ConfigFile, Section } from '../../cst';
 import { SourceFile } from '../../server/types';
 import { sectionIsTwoTwoOnly } from '../version-guards';
-import { ReadResult, SCOPE_SECTIONS, readScopeRules } from './read-rules';
+import { ReadResult, readScopeRules } from './read-rules';
+import { SCOPE_SECTIONS } from './scope-sections';
 import { Authz24Read, readAuthz24 } from './read-authz24';
 import { wrapperVerdict } from './wrappers';
 
