@@ -18,7 +18,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { transformText } from '../src/run/runner';
 import { TRANSFORMS } from '../transforms';
-import { RunOptions } from '../transforms/types';
+import { RunOptions } from '../src/model/run-options';
 import { tempDir } from './support/httpd';
 import {
   AUTH,

@@ -12,7 +12,7 @@ import * as net from 'net';
 import * as path from 'path';
 import { transformText } from '../src/run/runner';
 import { TRANSFORMS } from '../transforms';
-import { RunOptions } from '../transforms/types';
+import { RunOptions } from '../src/model/run-options';
 import { APACHE2, RunningServer, baseConfig, configtest, freePorts, startServerChecked, tempDir } from './support/httpd';
 
 jest.setTimeout(60000);

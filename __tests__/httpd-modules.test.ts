@@ -15,7 +15,7 @@ import { probeHttpd } from '../src/modules/probe';
 import { transformText } from '../src/run/runner';
 import { APACHE2, MODULES_DIR, builtinModules, configtest, freePorts, startServerChecked, tempDir, localRequest } from './support/httpd';
 import { MODULE_TRANSFORMS, linkModules } from './support/modules-harness';
-import { RunOptions } from '../transforms/types';
+import { RunOptions } from '../src/model/run-options';
 
 const dirs: string[] = [];
 afterAll(() => {

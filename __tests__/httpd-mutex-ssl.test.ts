@@ -17,7 +17,7 @@ import * as path from 'path';
 import { directives, parse } from '../src/cst';
 import { transformText } from '../src/run/runner';
 import { TRANSFORMS } from '../transforms';
-import { RunOptions } from '../transforms/types';
+import { RunOptions } from '../src/model/run-options';
 import { baseConfig, configtest, freePorts, startServerChecked, tempDir } from './support/httpd';
 import { allModuleLines, httpsStatus, listDirectives, fixtureServer, makePki } from './support/mutex-ssl';
 

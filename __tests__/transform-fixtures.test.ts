@@ -14,7 +14,7 @@ import * as path from 'path';
 import { parse } from '../src/cst';
 import { transformText } from '../src/run/runner';
 import { TRANSFORMS } from '../transforms';
-import { RunOptions } from '../transforms/types';
+import { RunOptions } from '../src/model/run-options';
 
 const ROOT = path.join(__dirname, 'fixtures');
 const read = (file: string) => fs.readFileSync(file).toString('latin1');

@@ -7,42 +7,11 @@
  */
 import { ConfigFile, Node } from '../src/cst';
 import { ServerTree, SourceFile } from '../src/server/types';
+import { Finding, Severity } from '../src/model/finding';
+import { ModuleRequest } from '../src/model/module-request';
+import { RunOptions } from '../src/model/run-options';
 
-/** info: done, tell the user. review: done, a human should look. manual: not done, a human must act. */
-export type Severity = 'info' | 'review' | 'manual';
-
-export interface Finding {
-  /** Stable kebab-case code, e.g. `name-virtual-host-removed`. */
-  readonly code: string;
-  readonly severity: Severity;
-  readonly message: string;
-  /** Display path of the file. */
-  readonly file: string;
-  /** 1-based line in the original file; 0 when the finding is about the file or server as a whole. */
-  readonly line: number;
-  /** Id of the transform that reported it. */
-  readonly transform: string;
-}
-
-export interface ModuleRequest {
-  /** Module id as in LoadModule without `_module`, e.g. `authz_core`. */
-  readonly module: string;
-  readonly reason: string;
-  readonly file: string;
-  readonly line: number;
-  readonly transform: string;
-}
-
-export interface RunOptions {
-  /** `--httpd PATH`: a 2.4 httpd binary to probe (-l, -V) for built-in modules and the module directory. */
-  readonly httpd?: string;
-  /** `--mpm`: the MPM to load when the 2.2 config names none (2.2 compiled it in). Default prefork. */
-  readonly mpm?: 'prefork' | 'worker' | 'event';
-  /** `--pin-defaults`: write the 2.2 values of settings whose default changed in 2.4. */
-  readonly pinDefaults?: boolean;
-  /** `--dual-syntax`: access rules that work on both 2.2 and 2.4 (IfModule mod_authz_core.c pairs). */
-  readonly dualSyntax?: boolean;
-}
+export type { Finding, Severity, ModuleRequest, RunOptions };
 
 export interface TransformContext {
   readonly server: ServerTree;

@@ -10,7 +10,7 @@ import { run, RunResult } from '../../src/run/runner';
 import { discover } from '../../src/server/discover';
 import { loadModules } from '../../transforms/load-modules';
 import { renameModuleReferences } from '../../transforms/rename-module-references';
-import { RunOptions } from '../../transforms/types';
+import { RunOptions } from '../../src/model/run-options';
 import { isKnownDirective24 } from '../../src/modules/table';
 import { APACHE2, MODULES_DIR } from './httpd';
 

@@ -40,7 +40,8 @@ import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { main } from '../../src/run/main';
-import { Finding, RunOptions } from '../../transforms/types';
+import { Finding } from '../../src/model/finding';
+import { RunOptions } from '../../src/model/run-options';
 import { APACHE2, MODULES_DIR, spawnHttpd } from './httpd';
 import { makePki } from './mutex-ssl';
 

@@ -1,5 +1,5 @@
 /** Human-readable lines for findings and errors (stderr). */
-import { Finding } from '../../transforms/types';
+import { Finding } from '../model/finding';
 import { InputError } from '../server/types';
 
 const RANK = { manual: 0, review: 1, info: 2 } as const;

@@ -12,7 +12,7 @@ import { patchOf } from '../report/patch';
 import { summarize, summaryLine } from '../report/summary';
 import { discover } from '../server/discover';
 import { InputError } from '../server/types';
-import { RunOptions } from '../../transforms/types';
+import { RunOptions } from '../model/run-options';
 import { run } from './runner';
 import { writeFileSafely } from './write';
 

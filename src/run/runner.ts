@@ -6,7 +6,10 @@
  */
 import { Node, parse } from '../cst';
 import { Discovery, InputError, ServerTree, SourceFile } from '../server/types';
-import { Finding, ModuleRequest, RunOptions, Severity, Transform, TransformContext } from '../../transforms/types';
+import { Finding, Severity } from '../model/finding';
+import { ModuleRequest } from '../model/module-request';
+import { RunOptions } from '../model/run-options';
+import { Transform, TransformContext } from '../../transforms/types';
 
 export type FileStatus = 'changed' | 'unchanged' | 'error';
 
