@@ -2,16 +2,9 @@
  * What discovery hands to the runner: files grouped per server.
  */
 import { ConfigFile } from '../cst';
+import { FileRole, InputError } from '../model/server-outcome';
 
-export type FileRole =
-  /** The server's main config (httpd.conf, apache2.conf, or a file that includes others). */
-  | 'main'
-  /** Reached from a main config by Include / IncludeOptional. */
-  | 'included'
-  /** A per-directory file: `.htaccess`, or a name the server's AccessFileName gives. */
-  | 'htaccess'
-  /** A config file not reached from any main config found (a fragment given on its own). */
-  | 'fragment';
+export type { FileRole, InputError };
 
 export interface SourceFile {
   /** Absolute path of the real file (symlinks resolved). */
@@ -35,13 +28,6 @@ export interface ServerTree {
   readonly files: SourceFile[];
   /** For each file, the files its Include lines reached (by realPath). */
   readonly includes: ReadonlyMap<string, readonly string[]>;
-}
-
-/** A file that could not be used: missing, unreadable, binary. */
-export interface InputError {
-  readonly path: string;
-  readonly line?: number;
-  readonly message: string;
 }
 
 export interface Discovery {

@@ -1,0 +1,83 @@
+/**
+ * What one server's run produces, once its trees are released: the unit of every report
+ * (JSON `servers`, SARIF, GitHub annotations, the review site) and of writing.
+ */
+import { Finding } from './finding';
+
+/** A file that could not be used (missing, unreadable, binary, unbalanced) or written. */
+export interface InputError {
+  readonly path: string;
+  readonly line?: number;
+  readonly message: string;
+}
+
+export type FileRole = 'main' | 'included' | 'htaccess' | 'fragment' | 'context';
+
+export type FileStatus = 'changed' | 'unchanged' | 'error';
+
+export interface FileOutcome {
+  /** Display path (relative to the working directory when inside it). */
+  readonly path: string;
+  readonly role: FileRole;
+  readonly status: FileStatus;
+  /** Why the file was left alone, when status is 'error'. */
+  readonly error?: InputError;
+}
+
+/**
+ * unchanged: nothing to do. migrated: changed, nothing for a human. review: changed or not, a
+ * finding asks a human to look. manual: a finding a human must act on. error: a file failed.
+ */
+export type ServerStatus = 'unchanged' | 'migrated' | 'review' | 'manual' | 'error';
+
+/** One module in a server's plan for 2.4. */
+export interface ModulePlanEntry {
+  /** Module id as in LoadModule without `_module`, e.g. `authz_core`. */
+  readonly module: string;
+  /** load: a LoadModule line was written for it. needed: it must be loaded, and the run could not write the line (no main config in the run, no LoadModule lines to add it beside). */
+  readonly action: 'load' | 'needed';
+  readonly reason: string;
+  /** Display path of the file the line went into (load), or the file the need was reported in (needed). */
+  readonly file: string;
+}
+
+/** The user's own httpd's judgement of the staged migrated server (`--verify`). */
+export interface Verification {
+  /** `configtest` (httpd -t) or `requests` (also a replayed request set). */
+  readonly mode: 'configtest' | 'requests';
+  readonly verified: boolean;
+  /** httpd's messages, each mapped back to the original file and line where it names one. */
+  readonly messages: readonly VerificationMessage[];
+}
+
+export interface VerificationMessage {
+  readonly text: string;
+  readonly file?: string;
+  readonly line?: number;
+  /** The explanation from `codemod explain`, when the message is known. */
+  readonly explanation?: string;
+}
+
+export interface ServerOutcome {
+  /** Stable, file-name safe id derived from the main config's path (or the fragment's). */
+  readonly id: string;
+  /** Display path of the main config; null for a fragment or per-directory file run on its own. */
+  readonly main: string | null;
+  readonly status: ServerStatus;
+  readonly files: readonly FileOutcome[];
+  readonly findings: readonly Finding[];
+  readonly modules: readonly ModulePlanEntry[];
+  readonly errors: readonly InputError[];
+  /** Unified diff of this server's changed files (`git apply` accepts it); '' when none. */
+  readonly patch: string;
+  /** Set when `--verify` ran for this server. */
+  readonly verification?: Verification;
+}
+
+/** A server's status from its files, findings and errors (the order of precedence above). */
+export function serverStatus(files: readonly FileOutcome[], findings: readonly Finding[], errors: readonly InputError[]): ServerStatus {
+  if (errors.length > 0 || files.some((f) => f.status === 'error')) return 'error';
+  if (findings.some((f) => f.severity === 'manual')) return 'manual';
+  if (findings.some((f) => f.severity === 'review')) return 'review';
+  return files.some((f) => f.status === 'changed') ? 'migrated' : 'unchanged';
+}
