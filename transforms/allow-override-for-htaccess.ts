@@ -22,6 +22,7 @@
 // access-to-require on it the way the run does (a one-file .htaccess server).
 import * as fs from 'fs';
 import * as path from 'path';
+import { FileFacts } from '../src/server/file-facts';
 import { ConfigFile, Directive, insertAfter, parse, walk } from '../src/cst';
 import { configuredServerRoot } from '../src/server/server-root';
 import { ServerTree, SourceFile } from '../src/server/types';
@@ -68,7 +69,7 @@ export function locateDirectory(server: ServerTree, dirPath: string): Located {
   if (WILDCARD.test(dirPath)) return { reason: `${dirPath} is a wildcard pattern` };
   if (!path.isAbsolute(dirPath)) return { reason: `${dirPath} is not an absolute path` };
   const root = server.serverRoot;
-  const configured = configuredServerRoot(main.tree, main.realPath);
+  const configured = configuredServerRoot(FileFacts.of(main.tree), main.realPath);
   const live = configured !== null ? sameDir(configured, root) : DEFAULT_ROOTS.includes(root);
   let disk: string;
   if (live) {

@@ -13,6 +13,7 @@
 // server root (a fragment on its own) nothing can be checked: a finding.
 import * as fs from 'fs';
 import * as path from 'path';
+import { FileFacts } from '../src/server/file-facts';
 import { Directive, directives } from '../src/cst';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { expandIncludeVariables, readEnvvars } from '../src/server/envvars';
@@ -96,7 +97,7 @@ function resolverFor(server: ServerTree): Resolver | null {
   if (!main || server.serverRoot === null) return null;
   const serverRoot: ServerRoot = resolveServerRoot({
     mainPath: main.realPath,
-    tree: main.tree,
+    facts: FileFacts.of(main.tree),
     override: server.serverRoot,
     includesMatch: () => false,
   });

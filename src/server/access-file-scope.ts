@@ -22,9 +22,9 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { ConfigFile, directives, sections } from '../cst';
 import { expandIncludeVariables } from './envvars';
 import { hasWildcard } from './expand-include-pattern';
+import { FileFacts } from './file-facts';
 import { DEFAULT_ACCESS_FILE_NAME, accessFileDirectory } from './file-names';
 import { IncludeContext } from './resolve-includes';
 
@@ -35,7 +35,7 @@ export interface AccessFileScope {
   readonly directories: readonly string[];
 }
 
-export function accessFileScope(mainPath: string, trees: readonly ConfigFile[], ctx: IncludeContext): AccessFileScope {
+export function accessFileScope(mainPath: string, files: readonly FileFacts[], ctx: IncludeContext): AccessFileScope {
   const names: string[] = [];
   let set = false;
   const dirs = new Set<string>([ctx.serverRoot.root, path.dirname(mainPath)]);
@@ -52,17 +52,17 @@ export function accessFileScope(mainPath: string, trees: readonly ConfigFile[], 
     if (fixed.length > 0) dirs.add(path.join(root, ...fixed));
   };
 
-  for (const tree of trees) {
-    for (const d of directives(tree, 'AccessFileName')) {
+  for (const facts of files) {
+    for (const d of facts.get('AccessFileName')) {
       set = true;
       for (const raw of d.values) {
         const name = expandIncludeVariables(raw, ctx.variables);
         if (name !== null && name !== '' && !names.includes(name)) names.push(name);
       }
     }
-    for (const d of directives(tree, 'DocumentRoot')) if (d.values.length > 0) addDir(d.values[0]);
-    for (const d of directives(tree, 'Alias', 'ScriptAlias')) if (d.values.length > 1) addDir(d.values[1]);
-    for (const s of sections(tree, 'Directory')) {
+    for (const d of facts.get('DocumentRoot')) if (d.values.length > 0) addDir(d.values[0]);
+    for (const d of facts.get('Alias', 'ScriptAlias')) if (d.values.length > 1) addDir(d.values[1]);
+    for (const s of facts.get('<Directory')) {
       if (s.values.length > 0 && s.values[0] !== '~') addDir(s.values[0]);
     }
   }

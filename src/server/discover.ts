@@ -1,20 +1,25 @@
 /**
- * discover(paths) → the servers to migrate.
+ * planServers(paths) → the servers to migrate, as plans (paths and Include
+ * graph, no texts or trees); discover(paths) → the same servers loaded.
  *
- * Inputs are files or directories. Every file is read once (latin1) and parsed
- * once, whatever number of paths (symlinks, hardlinks, Include lines) lead to
- * it. Bad input never throws: it becomes an InputError, and the rest proceeds.
+ * Inputs are files or directories. While planning, every file is read and
+ * parsed once, whatever number of paths (symlinks, hardlinks, Include lines)
+ * lead to it, and only the facts discovery needs are kept; a server's files
+ * are read again when it runs (load-server.ts), so a fleet's plan stays
+ * small. Bad input never throws: it becomes an InputError, and the rest
+ * proceeds.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { DiscoverOptions, Discovery, InputError } from './types';
+import { DiscoverOptions, Discovery, InputError, Plan } from './types';
 import { comparePaths, toDisplayPath } from './display-path';
 import { FileRegistry, FoundFile } from './file-registry';
 import { groupServers } from './group-servers';
+import { loadServer } from './load-server';
 import { BINARY_MESSAGE, describeFsError } from './read-source';
 import { scanDirectory } from './scan-directory';
 
-export function discover(paths: readonly string[], options: DiscoverOptions = {}): Discovery {
+export function planServers(paths: readonly string[], options: DiscoverOptions = {}): Plan {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const display = (absPath: string): string => toDisplayPath(absPath, cwd);
   const registry = new FileRegistry();
@@ -84,6 +89,19 @@ export function discover(paths: readonly string[], options: DiscoverOptions = {}
     .sort((a, b) => comparePaths(a.path, b.path));
 
   return { servers: grouping.servers, errors, skipped: skippedList };
+}
+
+/** Plans and loads every server at once: for tests and tools that want the trees in hand. */
+export function discover(paths: readonly string[], options: DiscoverOptions = {}): Discovery {
+  const plan = planServers(paths, options);
+  const errors = [...plan.errors];
+  const servers = [];
+  for (const p of plan.servers) {
+    const loaded = loadServer(p);
+    errors.push(...loaded.failed.map((f) => f.error));
+    if (loaded.server.files.length > 0) servers.push(loaded.server);
+  }
+  return { servers, errors, skipped: plan.skipped };
 }
 
 function realPathOrSelf(absPath: string): string {

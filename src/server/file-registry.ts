@@ -2,10 +2,13 @@
  * Every file discovery meets, keyed by identity (device + inode), so one file
  * reached through a symlink, a hardlink and its own name is read and parsed
  * once. Remembers each path it was found under, to pick the path to show.
+ * Only the facts discovery needs are kept (file-facts.ts), not the text or
+ * the tree: each server's files are read again when that server is run.
  */
 import * as fs from 'fs';
-import { ConfigFile, parse } from '../cst';
+import { parse } from '../cst';
 import { comparePaths } from './display-path';
+import { FileFacts } from './file-facts';
 import { describeFsError, readSource } from './read-source';
 
 export class FoundFile {
@@ -14,8 +17,7 @@ export class FoundFile {
 
   constructor(
     readonly identity: string,
-    readonly text: string,
-    readonly tree: ConfigFile,
+    readonly facts: FileFacts,
   ) {}
 
   addPath(absPath: string): void {
@@ -64,7 +66,7 @@ export class FileRegistry {
     if (!result) {
       const read = readSource(absPath);
       result =
-        read.kind === 'text' ? { kind: 'file', file: new FoundFile(identity, read.text, parse(read.text)) } : read;
+        read.kind === 'text' ? { kind: 'file', file: new FoundFile(identity, FileFacts.of(parse(read.text))) } : read;
       this.byIdentity.set(identity, result);
     }
     if (result.kind === 'file') result.file.addPath(absPath);

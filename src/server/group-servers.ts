@@ -16,7 +16,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { FileRole, ServerTree, SourceFile } from './types';
+import { FileRole, PlannedFile, ServerPlan } from './types';
 import { comparePaths } from './display-path';
 import { FileRegistry, FoundFile } from './file-registry';
 import { isHtaccess, isMainConfigName } from './file-names';
@@ -39,7 +39,7 @@ export interface GroupInput {
 }
 
 export interface Grouping {
-  readonly servers: ServerTree[];
+  readonly servers: ServerPlan[];
   readonly errors: Problem[];
   readonly skipped: Problem[];
   /** Files placed in some server. */
@@ -56,8 +56,7 @@ export function groupServers(input: GroupInput): Grouping {
   for (const candidate of candidates) {
     const ctx = includeContextFor(candidate, input.serverRootOverride);
     const closure = followIncludes(candidate, input.registry, ctx, display);
-    const trees = closure.order.map((f) => f.tree);
-    const accessFiles = accessFileScope(candidate.preferredPath, trees, ctx);
+    const accessFiles = accessFileScope(candidate.preferredPath, closure.order.map((f) => f.facts), ctx);
     closures.set(candidate, { closure, root: ctx.serverRoot.root, reached: new Set(closure.order), accessFiles });
   }
 
@@ -85,17 +84,17 @@ export function groupServers(input: GroupInput): Grouping {
     .filter((c) => !candidates.some((d) => reaches(d, c) && (!reaches(c, d) || firstInCycle(d, c))))
     .sort(byPath);
 
-  const sources = new Map<FoundFile, SourceFile>();
-  const sourceOf = (f: FoundFile, role: FileRole): SourceFile => {
-    let source = sources.get(f);
-    if (!source) {
-      source = { realPath: realPathOf(f), displayPath: keyOf(f), role, original: f.text, tree: f.tree };
-      sources.set(f, source);
+  const planned = new Map<FoundFile, PlannedFile>();
+  const plannedOf = (f: FoundFile, role: FileRole): PlannedFile => {
+    let file = planned.get(f);
+    if (!file) {
+      file = { realPath: realPathOf(f), displayPath: keyOf(f), role, identity: f.identity };
+      planned.set(f, file);
     }
-    return source;
+    return file;
   };
 
-  const servers: ServerTree[] = [];
+  const servers: ServerPlan[] = [];
   const errors: Problem[] = [];
   const skipped: Problem[] = [];
   const members = new Set<FoundFile>();
@@ -103,7 +102,7 @@ export function groupServers(input: GroupInput): Grouping {
     const { closure, root } = closures.get(main) as { closure: IncludeClosure; root: string };
     const owned = closure.order.filter((f) => !members.has(f));
     owned.forEach((f) => members.add(f));
-    const files = owned.map((f) => sourceOf(f, f === main ? 'main' : 'included'));
+    const files = owned.map((f) => plannedOf(f, f === main ? 'main' : 'included'));
     const includes = new Map<string, readonly string[]>();
     for (const f of owned) includes.set(realPathOf(f), (closure.edges.get(f) ?? []).map(realPathOf));
     servers.push({ id: keyOf(main), main: files[0], serverRoot: root, files, includes });
@@ -127,13 +126,13 @@ export function groupServers(input: GroupInput): Grouping {
   for (const f of loose) {
     members.add(f);
     const role: FileRole = f.paths.some(isPerDirectory) ? 'htaccess' : 'fragment';
-    const source = sourceOf(f, role);
+    const file = plannedOf(f, role);
     servers.push({
-      id: source.displayPath,
+      id: file.displayPath,
       main: null,
       serverRoot: null,
-      files: [source],
-      includes: new Map([[source.realPath, []]]),
+      files: [file],
+      includes: new Map([[file.realPath, []]]),
     });
   }
   return { servers, errors, skipped, members };
@@ -155,5 +154,5 @@ function hasMainName(f: FoundFile): boolean {
 
 function isMainCandidate(f: FoundFile): boolean {
   if (namesOf(f).some(isHtaccess)) return false;
-  return hasMainName(f) || hasServerDirectives(f.tree);
+  return hasMainName(f) || hasServerDirectives(f.facts);
 }

@@ -15,10 +15,10 @@ export function includeContextFor(main: FoundFile, serverRootOverride: string | 
     serverRoot,
     variables: envvars && withConfDir(envvars, serverRoot.root),
   });
-  const lines = includeLines(main.tree);
+  const lines = includeLines(main.facts);
   const serverRoot = resolveServerRoot({
     mainPath,
-    tree: main.tree,
+    facts: main.facts,
     override: serverRootOverride,
     includesMatch: (candidate) => lines.some((l) => includeTargets(l.arg, withRoot(candidate)).length > 0),
   });

@@ -6,9 +6,9 @@
  * tell which conditions hold, and their files must be migrated either way.
  */
 import * as path from 'path';
-import { ConfigFile, directives } from '../cst';
 import { expandIncludeVariables } from './envvars';
 import { expandIncludePattern } from './expand-include-pattern';
+import { FileFacts } from './file-facts';
 import { FileRegistry, FoundFile } from './file-registry';
 import { BINARY_MESSAGE } from './read-source';
 import { ServerRoot } from './server-root';
@@ -26,9 +26,9 @@ export interface IncludeLine {
 
 const INCLUDE = ['Include', 'IncludeOptional'];
 
-export function includeLines(tree: ConfigFile): IncludeLine[] {
+export function includeLines(facts: FileFacts): IncludeLine[] {
   const out: IncludeLine[] = [];
-  for (const d of directives(tree, ...INCLUDE)) {
+  for (const d of facts.get(...INCLUDE)) {
     const values = d.values;
     if (values.length > 0 && values[0] !== '') out.push({ line: d.line, arg: values[0] });
   }
@@ -36,8 +36,8 @@ export function includeLines(tree: ConfigFile): IncludeLine[] {
 }
 
 /** Whether a file acts like a main config: it includes others or sets ServerRoot. */
-export function hasServerDirectives(tree: ConfigFile): boolean {
-  return directives(tree, ...INCLUDE, 'ServerRoot').length > 0;
+export function hasServerDirectives(facts: FileFacts): boolean {
+  return facts.get(...INCLUDE, 'ServerRoot').length > 0;
 }
 
 /** The files one Include argument reaches, in httpd's order; [] when unresolvable or matching nothing. */
@@ -84,7 +84,7 @@ export function followIncludes(
     order.push(file);
     const reached: FoundFile[] = [];
     edges.set(file, reached);
-    for (const include of includeLines(file.tree)) {
+    for (const include of includeLines(file.facts)) {
       for (const target of includeTargets(include.arg, ctx)) {
         const loaded = registry.load(target);
         if (loaded.kind === 'error') {

@@ -11,7 +11,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { ConfigFile, directives } from '../cst';
+import { FileFacts } from './file-facts';
 
 /** Roots httpd is built with on common systems, used for mapping when no ServerRoot is written. */
 const DEFAULT_ROOTS = ['/etc/apache2', '/etc/httpd', '/usr/local/apache2'];
@@ -26,7 +26,8 @@ export interface ServerRoot {
 export interface ServerRootInput {
   /** Absolute path of the main config as found. */
   readonly mainPath: string;
-  readonly tree: ConfigFile;
+  /** The main config's facts (its ServerRoot lines). */
+  readonly facts: FileFacts;
   /** options.serverRoot, absolute: overrides everything. */
   readonly override: string | null;
   /** Whether the main config's Include patterns match any file with this root. */
@@ -34,16 +35,16 @@ export interface ServerRootInput {
 }
 
 /** The last ServerRoot directive's value (relative values taken from the config's directory), or null. */
-export function configuredServerRoot(tree: ConfigFile, mainPath: string): string | null {
+export function configuredServerRoot(facts: FileFacts, mainPath: string): string | null {
   let value: string | null = null;
-  for (const d of directives(tree, 'ServerRoot')) {
+  for (const d of facts.get('ServerRoot')) {
     if (d.values.length > 0) value = d.values[0];
   }
   return value === null ? null : path.resolve(path.dirname(mainPath), value);
 }
 
 export function resolveServerRoot(input: ServerRootInput): ServerRoot {
-  const configured = configuredServerRoot(input.tree, input.mainPath);
+  const configured = configuredServerRoot(input.facts, input.mainPath);
   const mapFrom = configured !== null ? [configured] : DEFAULT_ROOTS;
   if (input.override !== null) return mapped(input.override, mapFrom);
   if (configured !== null && contains(configured, input.mainPath)) return mapped(configured, []);

@@ -30,6 +30,34 @@ export interface ServerTree {
   readonly includes: ReadonlyMap<string, readonly string[]>;
 }
 
+/** A file of a planned server: where it is and what it is, not its text (read when the server runs). */
+export interface PlannedFile {
+  readonly realPath: string;
+  readonly displayPath: string;
+  readonly role: FileRole;
+  /** `dev:ino` when planned: the file read when the server runs must be the same one. */
+  readonly identity: string;
+}
+
+/**
+ * A server as planned: its files and Include graph, without texts or trees, so a fleet's plan
+ * stays small and can be handed to a worker thread (structured clone).
+ */
+export interface ServerPlan {
+  readonly id: string;
+  readonly main: PlannedFile | null;
+  readonly serverRoot: string | null;
+  readonly files: readonly PlannedFile[];
+  readonly includes: ReadonlyMap<string, readonly string[]>;
+}
+
+export interface Plan {
+  readonly servers: ServerPlan[];
+  readonly errors: InputError[];
+  /** Files passed over on purpose while scanning directories (binary, not config). */
+  readonly skipped: { readonly path: string; readonly reason: string }[];
+}
+
 export interface Discovery {
   readonly servers: ServerTree[];
   readonly errors: InputError[];
