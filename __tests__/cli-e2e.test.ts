@@ -227,3 +227,74 @@ describe('selection and listing', () => {
     expect(report.patch).toMatch(/^-NameVirtualHost \*:80$/m);
   });
 });
+
+/** A small fleet: several servers of both layouts, plus fragments and a per-directory file. */
+function buildFleet(): string {
+  const fleet = path.join(tmp, 'fleet');
+  for (let i = 0; i < 6; i++) {
+    const layout = i % 2 === 0 ? 'debian-2.2' : 'upstream-2.2';
+    fs.cpSync(path.join(ROOT, 'examples', layout), path.join(fleet, `host${i}`), { recursive: true, verbatimSymlinks: true });
+  }
+  write('fleet/loose/site.conf', '<Directory /srv/x>\n    Order deny,allow\n    Deny from all\n</Directory>\nMaxClients 5\n');
+  write('fleet/loose/broken.conf', '<Directory /srv/y>\nMaxClients 5\n');
+  return fleet;
+}
+
+describe('--jobs', () => {
+  test('diff, findings, summary and exit code are the same for 1, 2 and 3 jobs', () => {
+    buildFleet();
+    const runs = ['1', '2', '3'].map((n) => codemod(tmp, '--jobs', n, 'fleet'));
+    expect(runs[0].status).toBe(2); // broken.conf
+    expect(runs[0].stdout).toMatch(/^diff --git a\/fleet\/host0\//m);
+    expect(runs[0].stderr).toMatch(/error: fleet\/loose\/broken\.conf:1: /);
+    for (const r of runs.slice(1)) {
+      expect(r.status).toBe(runs[0].status);
+      expect(r.stdout).toBe(runs[0].stdout);
+      expect(r.stderr).toBe(runs[0].stderr);
+    }
+    const json = ['1', '3'].map((n) => codemod(tmp, '--jobs', n, '--format', 'json', 'fleet').stdout);
+    expect(json[1]).toBe(json[0]);
+  });
+
+  test('--write with 2 jobs gives the same bytes as with 1', () => {
+    buildFleet();
+    fs.cpSync(path.join(tmp, 'fleet'), path.join(tmp, 'fleet1'), { recursive: true, verbatimSymlinks: true });
+    codemod(tmp, '--write', '--jobs', '2', 'fleet');
+    codemod(tmp, '--write', '--jobs', '1', 'fleet1');
+    expect(snapshot(path.join(tmp, 'fleet'))).toEqual(snapshot(path.join(tmp, 'fleet1')));
+  });
+
+  test('--jobs must be a whole number of at least 1', () => {
+    write('a.conf', 'MaxClients 5\n');
+    expect(codemod(tmp, '--jobs', '0', 'a.conf').status).toBe(2);
+    expect(codemod(tmp, '--jobs', '1.5', 'a.conf').status).toBe(2);
+  });
+});
+
+describe('--format json servers', () => {
+  test('one entry per server with a stable id, its main config, status, files, findings and module plan', () => {
+    buildFleet();
+    const r = codemod(tmp, '--format', 'json', 'fleet');
+    const report = JSON.parse(r.stdout);
+    const byMain = new Map(report.servers.map((s: { main: string | null; id: string }) => [s.main ?? s.id, s]));
+    const debian = byMain.get('fleet/host0/apache2.conf') as Record<string, unknown> & { files: { path: string; role: string }[]; modules: { module: string; action: string }[]; findings: unknown[] };
+    expect(debian).toMatchObject({ main: 'fleet/host0/apache2.conf', status: 'review' });
+    expect(debian.id).toMatch(/^fleet-host0-apache2\.conf-[0-9a-f]{8}$/);
+    expect(debian.files[0]).toEqual({ path: 'fleet/host0/apache2.conf', role: 'main', status: 'changed' });
+    expect(debian.files.some((f) => f.role === 'included')).toBe(true);
+    expect(debian.modules).toEqual(expect.arrayContaining([expect.objectContaining({ module: 'mpm_prefork', action: 'load' })]));
+    expect(debian.findings.length).toBeGreaterThan(0);
+    const broken = report.servers.find((s: { id: string }) => s.id.startsWith('fleet-loose-broken.conf-'));
+    expect(broken).toMatchObject({ main: null, status: 'error' });
+    expect(broken.errors[0].message).toBe('<Directory> is never closed');
+    const loose = report.servers.find((s: { id: string }) => s.id.startsWith('fleet-loose-site.conf-'));
+    expect(loose).toMatchObject({ main: null, status: expect.stringMatching(/^(migrated|review)$/) });
+    // ids are stable across runs and distinct
+    const again = JSON.parse(codemod(tmp, '--format', 'json', 'fleet').stdout);
+    expect(again.servers.map((s: { id: string }) => s.id)).toEqual(report.servers.map((s: { id: string }) => s.id));
+    expect(new Set(report.servers.map((s: { id: string }) => s.id)).size).toBe(report.servers.length);
+    // the flat fields stay, and agree with the servers
+    expect(report.files.length).toBe(report.servers.reduce((n: number, s: { files: unknown[] }) => n + s.files.length, 0));
+    expect(report.findings.length).toBe(report.servers.reduce((n: number, s: { findings: unknown[] }) => n + s.findings.length, 0));
+  });
+});

@@ -64,7 +64,7 @@ async function prepare(layout: Layout): Promise<Prepared> {
   try {
     const migrated = path.join(work, 'migrated');
     copyTree(layout.source, migrated);
-    const migration = migrateInPlace(migrated);
+    const migration = await migrateInPlace(migrated);
     const [http, https, http2, https2] = await freePorts(4);
     const run = prepareRun(migrated, layout, path.join(work, 'run'), { ports: { http, https } });
     const original = prepareRun(layout.source, layout, path.join(work, 'original'), { ports: { http: http2, https: https2 } });

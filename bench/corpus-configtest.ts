@@ -221,7 +221,7 @@ function restoreLinks(dir: string): number {
   return restored;
 }
 
-function runOne(c: Candidate, ports: { http: number; https: number }): Outcome {
+async function runOne(c: Candidate, ports: { http: number; https: number }): Promise<Outcome> {
   const work = workDir('codemod-corpus-');
   try {
     const original = path.join(work, 'original');
@@ -230,7 +230,7 @@ function runOne(c: Candidate, ports: { http: number; https: number }): Outcome {
     restoreLinks(original);
     const migrated = path.join(work, 'migrated');
     copyTree(original, migrated);
-    const migration = migrateInPlace(migrated);
+    const migration = await migrateInPlace(migrated);
     const before = configtestTree(prepareRun(original, c.layout, path.join(work, 'run-before'), { ports, stubIncludes: true }));
     const after = configtestTree(prepareRun(migrated, c.layout, path.join(work, 'run-after'), { ports, stubIncludes: true }));
     return {
@@ -288,13 +288,13 @@ function report(outcomes: Outcome[]): string {
   return lines.join('\n');
 }
 
-function mainScript(): void {
+async function mainScript(): Promise<void> {
   const list = candidates();
   const outcomes: Outcome[] = [];
   // -t never binds the ports; fixed values keep the run copies comparable
   const ports = { http: 8080, https: 8443 };
   for (const c of list) {
-    const o = runOne(c, ports);
+    const o = await runOne(c, ports);
     outcomes.push(o);
     process.stdout.write(`${o.after.ok ? 'PASS' : 'FAIL'} ${o.name}${o.after.ok ? '' : ` — ${o.after.reason}`} (before: ${o.before.ok ? 'pass' : o.before.reason})\n`);
   }
@@ -305,4 +305,9 @@ function mainScript(): void {
   process.stdout.write(`\n${pass}/${outcomes.length} pass apache2 -t after migration (${outcomes.filter((o) => o.before.ok).length} before); report: ${path.relative(process.cwd(), out)}\n`);
 }
 
-if (require.main === module) mainScript();
+if (require.main === module) {
+  mainScript().catch((error) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}

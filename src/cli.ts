@@ -4,7 +4,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { TRANSFORMS } from '../transforms';
 import { explain } from './explain/explain';
-import { EXIT_ERROR, Mode, Output, main } from './run/main';
+import { EXIT_ERROR, Mode, Output, defaultJobs, main } from './run/main';
 
 const out: Output = {
   stdout: (text) => process.stdout.write(Buffer.from(text, 'latin1')),
@@ -20,7 +20,7 @@ function splitIds(values: unknown): string[] {
   return list.flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
 }
 
-export function cli(argv: string[]): number {
+export async function cli(argv: string[]): Promise<number> {
   let exitCode = 0;
   const parser = yargs(argv)
     .scriptName('codemod')
@@ -40,6 +40,7 @@ export function cli(argv: string[]): number {
     .option('mpm', { choices: ['prefork', 'worker', 'event'] as const, describe: 'MPM to load when the 2.2 config does not say (default prefork)' })
     .option('pin-defaults', { type: 'boolean', default: false, describe: 'write the 2.2 values of settings whose default changed in 2.4' })
     .option('dual-syntax', { type: 'boolean', default: false, describe: 'write access rules that work on both 2.2 and 2.4' })
+    .option('jobs', { alias: 'j', type: 'number', requiresArg: true, describe: `servers to run at once on worker threads (default: the machine's cores, ${defaultJobs()} here)` })
     .option('list-transforms', { type: 'boolean', default: false, describe: 'print the ordered transforms and exit' })
     .conflicts('write', 'check')
     .strict()
@@ -68,8 +69,13 @@ export function cli(argv: string[]): number {
     return EXIT_ERROR;
   }
   const mode: Mode = args.write ? 'write' : args.check ? 'check' : 'diff';
+  const jobs = args.jobs === undefined ? defaultJobs() : args.jobs;
+  if (!Number.isInteger(jobs) || jobs < 1) {
+    process.stderr.write(`codemod: --jobs takes a whole number of at least 1, not ${args.jobs}\nRun codemod --help for usage.\n`);
+    return EXIT_ERROR;
+  }
   try {
-    return main(
+    return await main(
       {
         paths,
         mode,
@@ -80,6 +86,7 @@ export function cli(argv: string[]): number {
         serverRoot: args['server-root'],
         quiet: args.quiet,
         runOptions: { httpd: args.httpd, mpm: args.mpm, pinDefaults: args['pin-defaults'], dualSyntax: args['dual-syntax'] },
+        jobs,
       },
       out,
     );
@@ -90,5 +97,13 @@ export function cli(argv: string[]): number {
 }
 
 if (require.main === module) {
-  process.exitCode = cli(hideBin(process.argv));
+  cli(hideBin(process.argv)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`codemod: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = EXIT_ERROR;
+    },
+  );
 }

@@ -184,6 +184,7 @@ function predictMigration(text: string, tree: ConfigFile, realPath: string, opti
     moduleRequests: [],
     note: () => undefined,
     noteIn: () => undefined,
+    planModule: () => undefined,
     requireModule: () => undefined,
   };
   try {

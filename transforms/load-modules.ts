@@ -316,6 +316,7 @@ export const loadModules: Transform = {
       for (const id of missing) {
         const w = wanted.get(id)!;
         const file = server.files.find((f) => f.displayPath === w.file) ?? server.files[0];
+        ctx.planModule({ module: id, action: 'needed', reason: w.reason, file: file.displayPath });
         ctx.noteIn(
           file,
           null,
@@ -338,6 +339,7 @@ export const loadModules: Transform = {
       if (before) early.set(before, [...(early.get(before) ?? []), ...built]);
       else lines.push(...built);
       const w = wanted.get(id)!;
+      ctx.planModule({ module: id, action: 'load', reason: w.reason === 'mpm' ? 'the MPM (compiled into 2.2, a module in 2.4)' : w.reason, file: site.file.displayPath });
       const debian = site.debian ? ` (Debian: \`a2enmod ${id.replace(/^mpm_/, 'mpm_')}\` does this through mods-enabled/)` : '';
       if (isMpm(id) && w.reason === 'mpm') {
         ctx.noteIn(

@@ -10,6 +10,7 @@ import { ServerTree, SourceFile } from '../src/server/types';
 import { Finding, Severity } from '../src/model/finding';
 import { ModuleRequest } from '../src/model/module-request';
 import { RunOptions } from '../src/model/run-options';
+import { ModulePlanEntry } from '../src/model/server-outcome';
 
 export type { Finding, Severity, ModuleRequest, RunOptions };
 
@@ -22,6 +23,8 @@ export interface TransformContext {
   note(node: Node | null, code: string, message: string, severity?: Severity): void;
   /** Records a finding about a node in another file of the server (used by server-wide transforms). */
   noteIn(file: SourceFile, node: Node | null, code: string, message: string, severity?: Severity): void;
+  /** Records one module of the server's plan (the module planner: what it loaded, what must be loaded elsewhere). */
+  planModule(entry: ModulePlanEntry): void;
   /** Asks the module planner to make sure `module` is loaded on 2.4. */
   requireModule(module: string, reason: string, node?: Node | null): void;
   /** Everything requireModule collected so far for this server. */

@@ -88,10 +88,10 @@ export interface Migration {
 }
 
 /** Runs the tool in-process on `dir` with mode 'write' (the tree is edited in place), optionally skipping transforms. */
-export function migrateInPlace(dir: string, runOptions: RunOptions = {}, skip: readonly string[] = []): Migration {
+export async function migrateInPlace(dir: string, runOptions: RunOptions = {}, skip: readonly string[] = []): Promise<Migration> {
   let stdout = '';
   let stderr = '';
-  const exit = main(
+  const exit = await main(
     { paths: [dir], mode: 'write', format: 'json', cwd: dir, runOptions, skip },
     { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) },
   );

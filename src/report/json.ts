@@ -1,24 +1,40 @@
-/** The machine-readable report (`--format json`). */
-import { RunResult } from '../run/runner';
-import { Summary } from './summary';
+/**
+ * The machine-readable report (`--format json`): per server (`servers`: id, main config, status,
+ * files, findings, module plan, errors) and, as before, flat lists over all servers (`files`,
+ * `findings`, `errors`, `skipped`) and the whole `patch`.
+ */
+import { RunReport } from '../model/run-report';
 
-export function jsonReport(result: RunResult, summary: Summary, patch: string, mode: string): string {
+export function jsonReport(report: RunReport): string {
+  const servers = report.servers;
   return (
     JSON.stringify(
       {
         tool: 'httpd-codemod',
-        mode,
-        summary,
-        files: result.files.map((f) => ({
-          path: f.file.displayPath,
-          role: f.file.role,
-          status: f.status,
-          ...(f.error ? { error: f.error.message, line: f.error.line ?? null } : {}),
+        mode: report.mode,
+        summary: report.summary,
+        servers: servers.map((s) => ({
+          id: s.id,
+          main: s.main,
+          status: s.status,
+          files: s.files,
+          findings: s.findings,
+          modules: s.modules,
+          errors: s.errors,
+          ...(s.verification ? { verified: s.verification.verified, verification: s.verification } : {}),
         })),
-        findings: result.findings,
-        errors: result.errors,
-        skipped: result.skipped,
-        patch,
+        files: servers.flatMap((s) =>
+          s.files.map((f) => ({
+            path: f.path,
+            role: f.role,
+            status: f.status,
+            ...(f.error ? { error: f.error.message, line: f.error.line ?? null } : {}),
+          })),
+        ),
+        findings: servers.flatMap((s) => s.findings),
+        errors: [...report.errors, ...servers.flatMap((s) => s.errors)],
+        skipped: report.skipped,
+        patch: servers.map((s) => s.patch).join(''),
       },
       null,
       2,

@@ -1,28 +1,7 @@
-/** Counts shown after every run, like jscodeshift's summary. */
-import { RunResult } from '../run/runner';
+/** The summary line shown after every run, like jscodeshift's. */
+import { Summary } from '../model/run-report';
 
-export interface Summary {
-  readonly changed: number;
-  readonly unchanged: number;
-  readonly skipped: number;
-  readonly errors: number;
-  /** Files with at least one finding of severity review. */
-  readonly needReview: number;
-  /** Files with at least one finding of severity manual. */
-  readonly needManual: number;
-}
-
-export function summarize(result: RunResult): Summary {
-  const filesWith = (severity: string) => new Set(result.findings.filter((f) => f.severity === severity).map((f) => f.file)).size;
-  return {
-    changed: result.files.filter((f) => f.status === 'changed').length,
-    unchanged: result.files.filter((f) => f.status === 'unchanged').length,
-    skipped: result.skipped.length,
-    errors: result.errors.length,
-    needReview: filesWith('review'),
-    needManual: filesWith('manual'),
-  };
-}
+export type { Summary };
 
 export function summaryLine(s: Summary, verb: 'changed' | 'would change'): string {
   return (

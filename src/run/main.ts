@@ -1,22 +1,25 @@
 /**
- * One invocation of the tool, independent of argument parsing: discover,
- * transform, then report (diff, patch file, JSON) and write when asked.
- * Returns the exit code: 0 nothing left to do, 1 changes pending (dry run,
- * --check) or findings a human must act on, 2 usage, I/O or parse errors.
+ * One invocation of the tool, independent of argument parsing: plan the servers, run each through
+ * the whole pipeline (server-job.ts: load, transform, patch, write, report, release) on `jobs`
+ * workers, and print as outcomes arrive, in plan order. Returns the exit code: 0 nothing left to
+ * do, 1 changes pending (dry run, --check) or findings a human must act on, 2 usage, I/O or parse
+ * errors.
  */
 import * as fs from 'fs';
+import * as os from 'os';
 import { selectTransforms } from '../../transforms';
+import { Finding } from '../model/finding';
+import { Mode, RunReport, Summary } from '../model/run-report';
+import { RunOptions } from '../model/run-options';
+import { InputError, ServerOutcome } from '../model/server-outcome';
 import { errorLine, findingLines } from '../report/findings';
 import { jsonReport } from '../report/json';
-import { patchOf } from '../report/patch';
-import { summarize, summaryLine } from '../report/summary';
-import { discover } from '../server/discover';
-import { InputError } from '../server/types';
-import { RunOptions } from '../model/run-options';
-import { run } from './runner';
-import { writeFileSafely } from './write';
+import { summaryLine } from '../report/summary';
+import { planServers } from '../server/discover';
+import { runServers } from './pool';
+import { JobSettings } from './server-job';
 
-export type Mode = 'diff' | 'write' | 'check';
+export type { Mode };
 
 export interface MainOptions {
   readonly paths: readonly string[];
@@ -30,6 +33,16 @@ export interface MainOptions {
   readonly cwd?: string;
   /** Settings the transforms read (--httpd, --mpm, --pin-defaults, --dual-syntax). */
   readonly runOptions?: RunOptions;
+  /** Servers run at once (worker threads); default: the machine's cores. 1 runs in-process. */
+  readonly jobs?: number;
+  /** Told of each server as it is done (progress display). */
+  readonly progress?: Progress;
+}
+
+export interface Progress {
+  start(total: number): void;
+  update(done: number, outcome: ServerOutcome): void;
+  stop(): void;
 }
 
 export interface Output {
@@ -41,50 +54,82 @@ export const EXIT_OK = 0;
 export const EXIT_PENDING = 1;
 export const EXIT_ERROR = 2;
 
-export function main(options: MainOptions, out: Output): number {
-  const transforms = selectTransforms(options.only, options.skip);
-  const discovery = discover(options.paths, { cwd: options.cwd, serverRoot: options.serverRoot });
-  const result = run(discovery, transforms, options.runOptions ?? {});
-  const changed = result.files.filter((f) => f.status === 'changed');
-  const patch = patchOf(changed.map((f) => ({ displayPath: f.file.displayPath, before: f.file.original, after: f.output })));
+export function defaultJobs(): number {
+  return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+}
 
-  const writeErrors: InputError[] = [];
-  if (options.mode === 'write') {
-    for (const f of changed) {
-      try {
-        writeFileSafely(f.file.realPath, f.output);
-      } catch (error) {
-        writeErrors.push({ path: f.file.displayPath, message: `cannot write: ${(error as Error).message}` });
-      }
-    }
-  }
+/** File counts over all servers (a file counts once per severity however many findings it has). */
+export function summarize(servers: readonly ServerOutcome[], errors: readonly InputError[], skipped: number): Summary {
+  const files = servers.flatMap((s) => s.files);
+  const findings = servers.flatMap((s) => s.findings);
+  const filesWith = (severity: string) => new Set(findings.filter((f) => f.severity === severity).map((f) => f.file)).size;
+  return {
+    changed: files.filter((f) => f.status === 'changed').length,
+    unchanged: files.filter((f) => f.status === 'unchanged').length,
+    skipped,
+    errors: errors.length + servers.reduce((n, s) => n + s.errors.length, 0),
+    needReview: filesWith('review'),
+    needManual: filesWith('manual'),
+  };
+}
+
+export async function main(options: MainOptions, out: Output): Promise<number> {
+  const mode = options.mode;
+  // unknown ids are a usage error before anything is read
+  selectTransforms(options.only, options.skip);
+  const plan = planServers(options.paths, { cwd: options.cwd, serverRoot: options.serverRoot });
+  const settings: JobSettings = { mode, only: options.only ?? [], skip: options.skip ?? [], runOptions: options.runOptions ?? {} };
+  const keepPatches = options.format === 'json';
+  const streamPatch = options.format !== 'json' && mode === 'diff' && !options.patchFile;
+
+  const globalErrors: InputError[] = [...plan.errors];
+  let patchFd: number | null = null;
   if (options.patchFile) {
     try {
-      fs.writeFileSync(options.patchFile, Buffer.from(patch, 'latin1'));
+      patchFd = fs.openSync(options.patchFile, 'w');
     } catch (error) {
-      writeErrors.push({ path: options.patchFile, message: `cannot write the patch: ${(error as Error).message}` });
+      globalErrors.push({ path: options.patchFile, message: `cannot write the patch: ${(error as Error).message}` });
     }
   }
-  result.errors.push(...writeErrors);
-  const summary = summarize(result);
+
+  const servers: ServerOutcome[] = [];
+  options.progress?.start(plan.servers.length);
+  try {
+    await runServers(plan.servers, settings, Math.max(1, options.jobs ?? defaultJobs()), (outcome) => {
+      if (outcome.patch) {
+        if (streamPatch) out.stdout(outcome.patch);
+        if (patchFd !== null) fs.writeSync(patchFd, Buffer.from(outcome.patch, 'latin1'));
+      }
+      servers.push(keepPatches ? outcome : { ...outcome, patch: '' });
+      options.progress?.update(servers.length, outcome);
+    });
+  } finally {
+    options.progress?.stop();
+    if (patchFd !== null) fs.closeSync(patchFd);
+  }
+
+  const summary = summarize(servers, globalErrors, plan.skipped.length);
+  const report: RunReport = { mode, servers, errors: globalErrors, skipped: plan.skipped, summary };
+  const errors = [...globalErrors, ...servers.flatMap((s) => s.errors)];
+  const changed = servers.flatMap((s) => s.files).filter((f) => f.status === 'changed');
 
   if (options.format === 'json') {
-    out.stdout(jsonReport(result, summary, patch, options.mode));
+    out.stdout(jsonReport(report));
   } else {
-    if (options.mode === 'diff' && !options.patchFile) out.stdout(patch);
     const lines: string[] = [];
-    if (options.mode === 'check') {
-      for (const f of changed) lines.push(`would change: ${f.file.displayPath}`);
+    if (mode === 'check') {
+      for (const f of changed) lines.push(`would change: ${f.path}`);
     } else {
-      lines.push(...findingLines(result.findings, { quiet: options.quiet }));
+      const findings: Finding[] = servers.flatMap((s) => s.findings);
+      lines.push(...findingLines(findings, { quiet: options.quiet }));
     }
-    lines.push(...result.errors.map(errorLine));
-    lines.push(summaryLine(summary, options.mode === 'write' ? 'changed' : 'would change'));
+    lines.push(...errors.map(errorLine));
+    lines.push(summaryLine(summary, mode === 'write' ? 'changed' : 'would change'));
     out.stderr(lines.map((l) => l + '\n').join(''));
   }
 
-  if (result.errors.length > 0) return EXIT_ERROR;
-  if (options.mode === 'check') return changed.length > 0 ? EXIT_PENDING : EXIT_OK;
-  if (options.mode === 'diff' && changed.length > 0) return EXIT_PENDING;
+  if (errors.length > 0) return EXIT_ERROR;
+  if (mode === 'check') return changed.length > 0 ? EXIT_PENDING : EXIT_OK;
+  if (mode === 'diff' && changed.length > 0) return EXIT_PENDING;
   return summary.needManual > 0 ? EXIT_PENDING : EXIT_OK;
 }

@@ -9,6 +9,7 @@ import { Discovery, InputError, ServerTree, SourceFile } from '../server/types';
 import { Finding, Severity } from '../model/finding';
 import { ModuleRequest } from '../model/module-request';
 import { RunOptions } from '../model/run-options';
+import { ModulePlanEntry } from '../model/server-outcome';
 import { Transform, TransformContext } from '../../transforms/types';
 
 export type FileStatus = 'changed' | 'unchanged' | 'error';
@@ -34,9 +35,10 @@ function lineOf(node: Node | null): number {
   return node ? node.line : 0;
 }
 
-class ServerRun {
+export class ServerRun {
   readonly findings: Finding[] = [];
   readonly moduleRequests: ModuleRequest[] = [];
+  readonly modulePlan: ModulePlanEntry[] = [];
   /** Files left alone, by realPath, with the reason. */
   readonly failed = new Map<string, InputError>();
 
@@ -59,6 +61,9 @@ class ServerRun {
         record(file, node, code, message, severity);
       },
       noteIn: (target, node, code, message, severity = 'info') => record(target, node, code, message, severity),
+      planModule: (entry) => {
+        this.modulePlan.push(entry);
+      },
       requireModule: (module, reason, node = null) => {
         const where = file ?? this.server.main ?? this.server.files[0];
         this.moduleRequests.push({ module, reason, file: where.displayPath, line: lineOf(node), transform: transform.id });
@@ -91,7 +96,7 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function runServer(server: ServerTree, transforms: readonly Transform[], options: RunOptions): ServerRun {
+export function runServer(server: ServerTree, transforms: readonly Transform[], options: RunOptions): ServerRun {
   const run = new ServerRun(server, options);
   for (const file of server.files) {
     const problem = precheck(file);
@@ -120,7 +125,7 @@ function runServer(server: ServerTree, transforms: readonly Transform[], options
   return run;
 }
 
-function fileResult(file: SourceFile, failed: InputError | undefined): FileResult {
+export function fileResult(file: SourceFile, failed: InputError | undefined): FileResult {
   if (failed) return { file, status: 'error', output: file.original, error: failed };
   const output = file.tree.print();
   return { file, status: output === file.original ? 'unchanged' : 'changed', output };

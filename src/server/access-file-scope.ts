@@ -82,6 +82,40 @@ export function isAccessFileOf(absPath: string, scope: AccessFileScope): boolean
   });
 }
 
+/**
+ * isAccessFileOf over many servers' scopes at once, for every file of a scan: a path is looked up
+ * by its last component among the names the scopes give (httpd opens `<dir>/<name>` literally),
+ * so a fleet's thousands of files are not each checked against every server.
+ */
+export class AccessFileIndex {
+  private readonly byLastComponent = new Map<string, { name: string; scope: AccessFileScope }[]>();
+  private readonly realPaths = new Map<string, string>();
+
+  constructor(scopes: readonly AccessFileScope[]) {
+    for (const scope of scopes) {
+      for (const name of scope.names) {
+        const last = name.split('/').filter((c) => c !== '').pop();
+        if (last === undefined) continue;
+        const list = this.byLastComponent.get(last) ?? [];
+        list.push({ name, scope });
+        this.byLastComponent.set(last, list);
+      }
+    }
+  }
+
+  matches(absPath: string): boolean {
+    const candidates = this.byLastComponent.get(path.basename(absPath));
+    if (!candidates) return false;
+    return candidates.some(({ name, scope }) => {
+      const dir = accessFileDirectory(absPath, name);
+      if (dir === null) return false;
+      let real = this.realPaths.get(dir);
+      if (real === undefined) this.realPaths.set(dir, (real = realPathOrSelf(dir)));
+      return scope.directories.some((d) => isWithin(d, dir) || isWithin(d, real as string));
+    });
+  }
+}
+
 function isWithin(dir: string, target: string): boolean {
   const rel = path.relative(dir, target);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
@@ -89,7 +123,7 @@ function isWithin(dir: string, target: string): boolean {
 
 function realPathOrSelf(p: string): string {
   try {
-    return fs.realpathSync(p);
+    return fs.realpathSync.native(p);
   } catch {
     return p;
   }

@@ -106,7 +106,7 @@ export function discover(paths: readonly string[], options: DiscoverOptions = {}
 
 function realPathOrSelf(absPath: string): string {
   try {
-    return fs.realpathSync(absPath);
+    return fs.realpathSync.native(absPath);
   } catch {
     return absPath;
   }

@@ -57,7 +57,7 @@ export function expandIncludePattern(absPattern: string): string[] {
 function listFilesBelow(dir: string, out: string[], seen: Set<string>): void {
   let real: string;
   try {
-    real = fs.realpathSync(dir);
+    real = fs.realpathSync.native(dir);
   } catch {
     return;
   }

@@ -20,8 +20,14 @@ export class FoundFile {
     readonly facts: FileFacts,
   ) {}
 
+  private preferred: string | null = null;
+  private real: string | null = null;
+
   addPath(absPath: string): void {
-    if (!this.paths.includes(absPath)) this.paths.push(absPath);
+    if (this.paths.includes(absPath)) return;
+    this.paths.push(absPath);
+    this.preferred = null;
+    this.real = null;
   }
 
   /**
@@ -29,16 +35,22 @@ export class FoundFile {
    * file's own name) when one was seen, else the first found; ties by sort order.
    */
   get preferredPath(): string {
-    const direct = this.paths.filter((p) => !isSymlink(p)).sort(comparePaths);
-    return direct.length > 0 ? direct[0] : this.paths[0];
+    if (this.preferred === null) {
+      const direct = this.paths.filter((p) => !isSymlink(p)).sort(comparePaths);
+      this.preferred = direct.length > 0 ? direct[0] : this.paths[0];
+    }
+    return this.preferred;
   }
 
   get realPath(): string {
-    try {
-      return fs.realpathSync(this.preferredPath);
-    } catch {
-      return this.preferredPath;
+    if (this.real === null) {
+      try {
+        this.real = fs.realpathSync.native(this.preferredPath);
+      } catch {
+        this.real = this.preferredPath;
+      }
     }
+    return this.real;
   }
 }
 

@@ -14,13 +14,12 @@
  * in a directory that server may serve (access-file-scope.ts). A scanned file
  * whose name is no configuration name is read only in that second case.
  */
-import * as fs from 'fs';
 import * as path from 'path';
 import { FileRole, PlannedFile, ServerPlan } from './types';
 import { comparePaths } from './display-path';
 import { FileRegistry, FoundFile } from './file-registry';
 import { isHtaccess, isMainConfigName } from './file-names';
-import { AccessFileScope, accessFileScope, isAccessFileOf } from './access-file-scope';
+import { AccessFileIndex, AccessFileScope, accessFileScope } from './access-file-scope';
 import { includeContextFor } from './include-context';
 import { BINARY_MESSAGE } from './read-source';
 import { IncludeClosure, Problem, followIncludes, hasServerDirectives } from './resolve-includes';
@@ -88,7 +87,7 @@ export function groupServers(input: GroupInput): Grouping {
   const plannedOf = (f: FoundFile, role: FileRole): PlannedFile => {
     let file = planned.get(f);
     if (!file) {
-      file = { realPath: realPathOf(f), displayPath: keyOf(f), role, identity: f.identity };
+      file = { realPath: realPathOf(f), displayPath: keyOf(f), role };
       planned.set(f, file);
     }
     return file;
@@ -110,13 +109,12 @@ export function groupServers(input: GroupInput): Grouping {
     skipped.push(...closure.skipped);
   }
 
-  const scopes = mains.map((m) => (closures.get(m) as { accessFiles: AccessFileScope }).accessFiles);
-  const isPerDirectory = (absPath: string): boolean =>
-    isHtaccess(path.basename(absPath)) || scopes.some((scope) => isAccessFileOf(absPath, scope));
+  const scopes = new AccessFileIndex(mains.map((m) => (closures.get(m) as { accessFiles: AccessFileScope }).accessFiles));
+  const isPerDirectory = (absPath: string): boolean => isHtaccess(path.basename(absPath)) || scopes.matches(absPath);
 
   const loose = input.found.filter((f) => !members.has(f));
   for (const absPath of input.unread ?? []) {
-    if (!scopes.some((scope) => isAccessFileOf(absPath, scope))) continue;
+    if (!scopes.matches(absPath)) continue;
     const loaded = input.registry.load(absPath);
     if (loaded.kind === 'binary') skipped.push({ absPath, message: BINARY_MESSAGE });
     else if (loaded.kind === 'error') errors.push({ absPath, message: loaded.message });
@@ -138,14 +136,9 @@ export function groupServers(input: GroupInput): Grouping {
   return { servers, errors, skipped, members };
 }
 
+/** The names a file was found under, and its real name (realPath falls back to the path found). */
 function namesOf(f: FoundFile): string[] {
-  const names = f.paths.map((p) => path.basename(p));
-  try {
-    names.push(path.basename(fs.realpathSync(f.preferredPath)));
-  } catch {
-    // keep the names as found
-  }
-  return names;
+  return [...f.paths.map((p) => path.basename(p)), path.basename(f.realPath)];
 }
 
 function hasMainName(f: FoundFile): boolean {

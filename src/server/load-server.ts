@@ -1,11 +1,10 @@
 /**
  * Reads and parses the files of one planned server, when that server's turn comes. A file that
- * vanished, became unreadable or binary, or was replaced by another file since planning is not
- * part of the server: it comes back as an error for that file, and the rest of the server runs.
+ * vanished or became unreadable or binary since planning is not part of the server: it comes
+ * back as an error for that file, and the rest of the server runs.
  */
-import * as fs from 'fs';
 import { parse } from '../cst';
-import { BINARY_MESSAGE, describeFsError, readSource } from './read-source';
+import { BINARY_MESSAGE, readSource } from './read-source';
 import { InputError, PlannedFile, ServerPlan, ServerTree, SourceFile } from './types';
 
 export interface LoadedServer {
@@ -16,13 +15,8 @@ export interface LoadedServer {
 
 function load(file: PlannedFile): SourceFile | InputError {
   const fail = (message: string): InputError => ({ path: file.displayPath, message });
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file.realPath);
-  } catch (err) {
-    return fail(describeFsError(err));
-  }
-  if (`${stat.dev}:${stat.ino}` !== file.identity) return fail('the file was replaced while the run was planned; run again');
+  // the file may have been replaced since planning (an editor's save, or this run completing an
+  // interrupted write before it loads the server): what counts is what it holds now
   const read = readSource(file.realPath);
   if (read.kind === 'error') return fail(read.message);
   if (read.kind === 'binary') return fail(BINARY_MESSAGE);

@@ -18,7 +18,8 @@ export interface ScanResult {
   readonly skipped: { readonly path: string; readonly reason: string }[];
 }
 
-const IGNORE = ['**/node_modules/**', '**/.git/**'];
+// stage directories of an interrupted --write hold temporary copies, not configuration (src/run/stage-directory.ts)
+const IGNORE = ['**/node_modules/**', '**/.git/**', '**/.codemod-stage-*/**'];
 
 export function scanDirectory(dir: string): ScanResult {
   const result: ScanResult = { configFiles: [], otherFiles: [], skipped: [] };

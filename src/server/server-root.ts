@@ -79,8 +79,8 @@ function mapped(root: string, from: readonly string[]): ServerRoot {
 /** Whether `dir` exists and holds `file` (symlinks resolved on both sides). */
 function contains(dir: string, file: string): boolean {
   try {
-    const realDir = fs.realpathSync(dir);
-    const realFile = fs.realpathSync(file);
+    const realDir = fs.realpathSync.native(dir);
+    const realFile = fs.realpathSync.native(file);
     const rel = path.relative(realDir, realFile);
     return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
   } catch {

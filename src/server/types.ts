@@ -35,8 +35,6 @@ export interface PlannedFile {
   readonly realPath: string;
   readonly displayPath: string;
   readonly role: FileRole;
-  /** `dev:ino` when planned: the file read when the server runs must be the same one. */
-  readonly identity: string;
 }
 
 /**

@@ -1,0 +1,108 @@
+/**
+ * Runs every planned server, in-process or on worker threads, and hands the outcomes to the
+ * caller in plan order whatever order they finish in: output is the same for any number of jobs.
+ * Each worker takes the next server when it finishes one, so a large server does not hold up
+ * the rest; the main thread holds only outcomes that wait for an earlier server.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { Worker } from 'worker_threads';
+import { ServerOutcome } from '../model/server-outcome';
+import { ServerPlan } from '../server/types';
+import { failedOutcome } from './failed-outcome';
+import { JobSettings, processServer } from './server-job';
+
+export type OnOutcome = (outcome: ServerOutcome, index: number) => void;
+
+/** A batch ends once it holds this many files (a one-file fragment costs less than a message). */
+const BATCH_FILES = 64;
+
+/** Cuts plans[from..] into the next batch: consecutive servers up to BATCH_FILES files (at least one server). */
+function nextBatch(plans: readonly ServerPlan[], from: number): number {
+  let end = from;
+  let files = 0;
+  while (end < plans.length && (end === from || files + plans[end].files.length <= BATCH_FILES)) {
+    files += plans[end].files.length;
+    end++;
+  }
+  return end;
+}
+
+/**
+ * The compiled worker script. Under ts-jest this module is TypeScript and the worker must be the
+ * build of it (the test setup builds dist/ first); null when there is none, and the run stays in-process.
+ */
+function workerScript(): string | null {
+  const here = __filename.endsWith('.ts') ? path.resolve(__dirname, '..', '..', 'dist', 'src', 'run') : __dirname;
+  const script = path.join(here, 'worker.js');
+  return fs.existsSync(script) ? script : null;
+}
+
+async function inProcess(plans: readonly ServerPlan[], settings: JobSettings, onOutcome: OnOutcome): Promise<void> {
+  for (let i = 0; i < plans.length; i++) {
+    let outcome: ServerOutcome;
+    try {
+      outcome = processServer(plans[i], settings);
+    } catch (error) {
+      outcome = failedOutcome(plans[i], error);
+    }
+    onOutcome(outcome, i);
+    // let timers (progress) and stdout drain between servers
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+export async function runServers(plans: readonly ServerPlan[], settings: JobSettings, jobs: number, onOutcome: OnOutcome): Promise<void> {
+  const script = jobs > 1 && plans.length > 1 ? workerScript() : null;
+  if (!script) return inProcess(plans, settings, onOutcome);
+
+  const waiting = new Map<number, ServerOutcome>();
+  let nextToEmit = 0;
+  let nextToSend = 0;
+  const deliver = (index: number, outcome: ServerOutcome) => {
+    waiting.set(index, outcome);
+    while (waiting.has(nextToEmit)) {
+      const ready = waiting.get(nextToEmit) as ServerOutcome;
+      waiting.delete(nextToEmit);
+      onOutcome(ready, nextToEmit);
+      nextToEmit++;
+    }
+  };
+
+  await new Promise<void>((resolve) => {
+    let running = 0;
+    const start = () => {
+      const worker = new Worker(script, { workerData: settings });
+      let current: [number, number] | null = null;
+      running++;
+      const feed = () => {
+        if (nextToSend >= plans.length) {
+          current = null;
+          void worker.terminate();
+          return;
+        }
+        const end = nextBatch(plans, nextToSend);
+        current = [nextToSend, end];
+        worker.postMessage({ first: nextToSend, plans: plans.slice(nextToSend, end) });
+        nextToSend = end;
+      };
+      worker.on('message', (message: { first: number; outcomes: ServerOutcome[] }) => {
+        message.outcomes.forEach((outcome, i) => deliver(message.first + i, outcome));
+        feed();
+      });
+      worker.on('error', (error) => {
+        // the servers it was running fail as a whole; a new worker takes the rest
+        if (current) for (let i = current[0]; i < current[1]; i++) deliver(i, failedOutcome(plans[i], error));
+        current = null;
+      });
+      worker.on('exit', () => {
+        running--;
+        if (nextToSend < plans.length) start();
+        else if (running === 0) resolve();
+      });
+      feed();
+    };
+    const count = Math.min(jobs, plans.length);
+    for (let i = 0; i < count; i++) start();
+  });
+}

@@ -1,0 +1,128 @@
+/**
+ * One server through the whole pipeline: settle what an interrupted write left, load, transform,
+ * build its patch, write (all-or-nothing, write-transaction.ts), report; then its trees are
+ * released. The result is a ServerOutcome: plain data that crosses a worker-thread boundary.
+ */
+import { createHash } from 'crypto';
+import { selectTransforms } from '../../transforms';
+import { Finding } from '../model/finding';
+import { Mode } from '../model/run-report';
+import { RunOptions } from '../model/run-options';
+import { FileOutcome, InputError, ServerOutcome, serverStatus } from '../model/server-outcome';
+import { filePatch } from '../report/patch';
+import { loadServer } from '../server/load-server';
+import { PlannedFile, ServerPlan } from '../server/types';
+import { Leftover, findStages, inspect, settle } from './leftovers';
+import { fileResult, runServer } from './runner';
+import { stageLocations } from './stage-directory';
+import { PendingWrite, writeServerFiles } from './write-transaction';
+
+/** What every job of one invocation shares (plain data: it is sent to each worker once). */
+export interface JobSettings {
+  readonly mode: Mode;
+  readonly only: readonly string[];
+  readonly skip: readonly string[];
+  readonly runOptions: RunOptions;
+}
+
+/** Stable across runs of the same tree and file-name safe: the main config's path, readable, plus a hash of its real path. */
+export function serverId(plan: ServerPlan): string {
+  const anchor = plan.main ?? plan.files[0];
+  const slug = anchor.displayPath
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|-+$/g, '')
+    .slice(-80);
+  const hash = createHash('sha1').update(anchor.realPath).digest('hex').slice(0, 8);
+  return `${slug || 'server'}-${hash}`;
+}
+
+function leftoverFinding(leftover: Leftover, mode: Mode, anchor: PlannedFile, plan: ServerPlan): Finding {
+  const show = (target: string) => plan.files.find((f) => f.realPath === target)?.displayPath ?? target;
+  const list = (targets: readonly string[]) => {
+    const shown = targets.slice(0, 5).map(show).join(', ');
+    return targets.length > 5 ? `${shown} and ${targets.length - 5} more` : shown;
+  };
+  const base = { file: anchor.displayPath, line: 0, transform: 'write' };
+  if (leftover.outcome === 'busy') {
+    return { ...base, code: 'interrupted-write-busy', severity: 'review', message: `${leftover.dir} belongs to a run that is still going (process ${leftover.pid}); left alone. If no codemod runs, remove it.` };
+  }
+  const conflicts = leftover.conflicts.length > 0 ? `; edited since, left as they are: ${list(leftover.conflicts)}` : '';
+  if (leftover.outcome === 'discarded') {
+    return {
+      ...base,
+      code: 'interrupted-write-discarded',
+      severity: 'info',
+      message: mode === 'write'
+        ? `removed ${leftover.dir}: temporary files of a --write (process ${leftover.pid}) interrupted before it changed any file`
+        : `${leftover.dir} holds temporary files of a --write (process ${leftover.pid}) interrupted before it changed any file; the next --write removes it`,
+    };
+  }
+  const done = leftover.completed;
+  return {
+    ...base,
+    code: 'interrupted-write-completed',
+    severity: 'review',
+    message: mode === 'write'
+      ? `a --write (process ${leftover.pid}) was interrupted while replacing files: completed it (${done.length} file${done.length === 1 ? '' : 's'}${done.length ? ': ' + list(done) : ''})${conflicts}`
+      : `a --write (process ${leftover.pid}) was interrupted while replacing files (${done.length} still old${done.length ? ': ' + list(done) : ''})${conflicts}; the next --write completes it`,
+  };
+}
+
+/** Settles (--write) or reports (other modes) what interrupted writes left where this server's stages go. */
+function leftovers(plan: ServerPlan, mode: Mode): Finding[] {
+  const anchor = plan.main ?? plan.files[0];
+  const stages = findStages(stageLocations(plan.files.map((f) => f.realPath), plan.main?.realPath ?? null));
+  const out: Finding[] = [];
+  for (const stage of stages) {
+    const leftover = mode === 'write' ? settle(stage) : inspect(stage);
+    if (leftover) out.push(leftoverFinding(leftover, mode, anchor, plan));
+  }
+  return out;
+}
+
+export function processServer(plan: ServerPlan, settings: JobSettings): ServerOutcome {
+  const early = leftovers(plan, settings.mode);
+  const { server, failed } = loadServer(plan);
+  const run = runServer(server, selectTransforms(settings.only, settings.skip), settings.runOptions);
+
+  const errors: InputError[] = failed.map((f) => f.error);
+  const byPath = new Map<string, FileOutcome>();
+  for (const f of failed) byPath.set(f.file.realPath, { path: f.file.displayPath, role: f.file.role, status: 'error', error: f.error });
+  const writes: PendingWrite[] = [];
+  let patch = '';
+  for (const file of server.files) {
+    const result = fileResult(file, run.failed.get(file.realPath));
+    if (result.error) errors.push(result.error);
+    byPath.set(file.realPath, { path: file.displayPath, role: file.role, status: result.status, ...(result.error ? { error: result.error } : {}) });
+    if (result.status === 'changed') {
+      patch += filePatch(file.displayPath, file.original, result.output);
+      writes.push({ realPath: file.realPath, displayPath: file.displayPath, before: file.original, after: result.output });
+    }
+  }
+  if (settings.mode === 'write' && writes.length > 0) {
+    const result = writeServerFiles(writes, plan.main?.realPath ?? null);
+    errors.push(...result.errors);
+    // a file that was not written is no longer 'changed'
+    const written = new Set(result.written);
+    for (const w of writes) {
+      if (written.has(w.realPath)) continue;
+      const f = byPath.get(w.realPath) as FileOutcome;
+      const own = result.errors.find((e) => e.path === w.displayPath);
+      byPath.set(w.realPath, { ...f, status: 'error', error: own ?? { path: w.displayPath, message: `not written: ${result.errors[0]?.message ?? 'unknown reason'}` } });
+    }
+  }
+  const files = plan.files.map((p) => byPath.get(p.realPath)).filter((f): f is FileOutcome => f !== undefined);
+  const errorPaths = new Set(files.filter((f) => f.status === 'error').map((f) => f.path));
+  const findings = [...early, ...run.findings.filter((f) => !errorPaths.has(f.file))];
+
+  return {
+    id: serverId(plan),
+    main: plan.main?.displayPath ?? null,
+    status: serverStatus(files, findings, errors),
+    files,
+    findings,
+    modules: run.modulePlan,
+    errors,
+    patch,
+  };
+}
