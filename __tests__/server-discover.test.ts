@@ -80,7 +80,8 @@ describe('Debian layout (debian-wheezy-2.2.22)', () => {
     expect(server.main?.role).toBe('main');
     expect(server.serverRoot).toBe(root);
 
-    const files = shown(server);
+    // what the Include lines reach; the rest of the tree is placed as if included (below)
+    const files = server.files.filter((f) => f.asIf === undefined).map((f) => f.displayPath);
     const enabledMods = fs.readdirSync(path.join(root, 'mods-enabled'));
     const conf = fs.readdirSync(path.join(root, 'conf.d'));
     expect(files).toHaveLength(1 + enabledMods.length + 1 + conf.length + 1);
@@ -103,38 +104,43 @@ describe('Debian layout (debian-wheezy-2.2.22)', () => {
       'sites-available/default',
     ]);
     expect(server.files.slice(1).every((f) => f.role === 'included')).toBe(true);
+    // the twin of each *-enabled Include line comes right after what that line reached
+    const placed = shown(server);
+    expect(placed.indexOf('sites-available/default-ssl')).toBe(placed.indexOf('sites-available/default') + 1);
+    expect(placed.indexOf('mods-available/ssl.load')).toBeLessThan(placed.indexOf('mods-available/alias.conf'));
 
     const mainIncludes = server.includes.get(path.join(root, 'apache2.conf')) ?? [];
     expect(mainIncludes).toContain(path.join(root, 'mods-available/alias.load'));
     expect(mainIncludes[mainIncludes.length - 1]).toBe(path.join(root, 'sites-available/default'));
   });
 
-  it('keeps every other config file as its own fragment, and reports the rest as skipped', () => {
+  it('places the files no Include reaches as if a2ensite / a2enmod had linked them, and reports the rest as skipped', () => {
     const d = discover(['.'], { cwd: root });
     const real = allFiles(d).map((f) => f.realPath);
     expect(new Set(real).size).toBe(real.length);
-    const fragment = byId(d, 'sites-available/default-ssl');
-    expect(fragment.main).toBeNull();
-    expect(fragment.serverRoot).toBeNull();
-    expect(fragment.files.map((f) => f.role)).toEqual(['fragment']);
-    expect(ids(d)).toContain('mods-available/ssl.load');
-    expect(ids(d)).not.toContain('sites-enabled/000-default');
+    expect(ids(d)).toEqual(['apache2.conf']);
+    const ssl = d.servers[0].files.find((f) => f.displayPath === 'sites-available/default-ssl');
+    expect(ssl?.role).toBe('included');
+    expect(ssl?.asIf).toMatch(/^as if included by line \d+ of apache2\.conf: sites-available\/, the files a2en\* would link into sites-enabled\//);
+    const load = d.servers[0].files.find((f) => f.displayPath === 'mods-available/ssl.load');
+    expect(load?.asIf).toMatch(/mods-available\/\*\.load, the files a2en\* would link into mods-enabled\/\*\.load/);
+    expect(d.servers[0].files.find((f) => f.displayPath === 'mods-available/alias.load')?.asIf).toBeUndefined();
     // 89 files in mods-available, 2 sites, 4 conf.d, ports.conf, apache2.conf: all once
     expect(real).toHaveLength(89 + 2 + 4 + 1 + 1);
     expect(d.skipped).toEqual([
       { path: 'envvars', reason: 'not a configuration file name' },
       { path: 'magic', reason: 'not a configuration file name' },
     ]);
-    const fragments = d.servers.slice(1).map((s) => s.id);
-    expect(fragments).toEqual([...fragments].sort());
   });
 
   it('finds the same server from apache2.conf alone, showing the paths as included', () => {
     const whole = discover(['.'], { cwd: root });
     const alone = discover(['apache2.conf'], { cwd: root });
     expect(ids(alone)).toEqual(['apache2.conf']);
-    const real = (s: ServerTree) => s.files.map((f) => f.realPath);
+    const real = (s: ServerTree) => s.files.filter((f) => f.asIf === undefined).map((f) => f.realPath);
     expect(real(alone.servers[0])).toEqual(real(whole.servers[0]));
+    // alone, nothing else of the tree was found: nothing is placed as if included
+    expect(alone.servers[0].files.every((f) => f.asIf === undefined)).toBe(true);
     // only the symlinks were seen: they are the paths shown
     expect(shown(alone.servers[0])).toContain('mods-enabled/alias.load');
     expect(shown(alone.servers[0])).toContain('sites-enabled/000-default');
@@ -154,15 +160,31 @@ describe('Debian layout (debian-wheezy-2.2.22)', () => {
 });
 
 describe('upstream layout (upstream-2.2-defaults)', () => {
-  it('maps ServerRoot "/usr/local/apache2" onto the tree and does not follow commented Includes', () => {
+  it('maps ServerRoot "/usr/local/apache2" onto the tree and places the files of commented-out Includes where those lines stand', () => {
     const d = discover(['.'], { cwd: UPSTREAM });
     expect(d.errors).toEqual([]);
+    expect(ids(d)).toEqual(['conf/httpd.conf']);
     const server = d.servers[0];
-    expect(server.id).toBe('conf/httpd.conf');
     expect(server.serverRoot).toBe(UPSTREAM);
-    expect(shown(server)).toEqual(['conf/httpd.conf']);
+    expect(server.files.filter((f) => f.asIf === undefined).map((f) => f.displayPath)).toEqual(['conf/httpd.conf']);
     expect(server.includes.get(path.join(UPSTREAM, 'conf/httpd.conf'))).toEqual([]);
-    expect(d.servers.slice(1).map((s) => s.files[0].role)).toEqual(Array(11).fill('fragment'));
+    // in the order of the #Include lines of httpd.conf
+    expect(shown(server)).toEqual([
+      'conf/httpd.conf',
+      'conf/extra/httpd-mpm.conf',
+      'conf/extra/httpd-multilang-errordoc.conf',
+      'conf/extra/httpd-autoindex.conf',
+      'conf/extra/httpd-languages.conf',
+      'conf/extra/httpd-userdir.conf',
+      'conf/extra/httpd-info.conf',
+      'conf/extra/httpd-vhosts.conf',
+      'conf/extra/httpd-manual.conf',
+      'conf/extra/httpd-dav.conf',
+      'conf/extra/httpd-default.conf',
+      'conf/extra/httpd-ssl.conf',
+    ]);
+    const dav = server.files.find((f) => f.displayPath === 'conf/extra/httpd-dav.conf');
+    expect(dav?.asIf).toMatch(/^as if included by line \d+ of conf\/httpd\.conf: #Include conf\/extra\/httpd-dav\.conf \(commented out\)$/);
   });
 
   it('follows an uncommented relative Include and an absolute one under the configured ServerRoot', () => {
@@ -176,8 +198,13 @@ describe('upstream layout (upstream-2.2-defaults)', () => {
     const d = discover(['.'], { cwd: root });
     expect(d.errors).toEqual([]);
     expect(d.servers[0].serverRoot).toBe(root);
-    expect(shown(d.servers[0])).toEqual(['conf/httpd.conf', 'conf/extra/httpd-mpm.conf', 'conf/extra/httpd-ssl.conf']);
-    expect(d.servers).toHaveLength(1 + 9);
+    expect(d.servers[0].files.filter((f) => f.asIf === undefined).map((f) => f.displayPath)).toEqual([
+      'conf/httpd.conf',
+      'conf/extra/httpd-mpm.conf',
+      'conf/extra/httpd-ssl.conf',
+    ]);
+    expect(d.servers).toHaveLength(1);
+    expect(d.servers[0].files).toHaveLength(12);
   });
 });
 
@@ -421,11 +448,16 @@ describe('scanning and input errors', () => {
     expect(d.errors).toEqual([{ path: 'locked.conf', message: 'permission denied' }]);
   });
 
-  it('keeps a .htaccess file as its own server', () => {
-    build(tmp, { 'conf/httpd.conf': 'Listen 80\n', 'www/blog/.htaccess': 'Order deny,allow\n' });
-    const d = discover(['.'], { cwd: tmp });
-    expect(ids(d)).toEqual(['conf/httpd.conf', 'www/blog/.htaccess']);
-    const ht = byId(d, 'www/blog/.htaccess');
+  it('gives a .htaccess file to the server whose tree holds it, and keeps one no server reads on its own', () => {
+    // ServerRoot (no line: the directory above conf/) holds www/, not the other tree
+    build(tmp, { 'srv/conf/httpd.conf': 'Listen 80\n', 'srv/www/blog/.htaccess': 'Order deny,allow\n', 'elsewhere/.htaccess': 'Deny from all\n' });
+    const d = discover(['srv', 'elsewhere'], { cwd: tmp });
+    expect(ids(d)).toEqual(['srv/conf/httpd.conf', 'elsewhere/.htaccess']);
+    expect(d.servers[0].files.map((f) => [f.displayPath, f.role, f.directory])).toEqual([
+      ['srv/conf/httpd.conf', 'main', undefined],
+      ['srv/www/blog/.htaccess', 'htaccess', path.join(tmp, 'srv/www/blog')],
+    ]);
+    const ht = byId(d, 'elsewhere/.htaccess');
     expect(ht.main).toBeNull();
     expect(ht.serverRoot).toBeNull();
     expect(ht.files.map((f) => f.role)).toEqual(['htaccess']);
@@ -452,8 +484,11 @@ describe('scanning and input errors', () => {
 });
 
 describe('AccessFileName', () => {
+  // per-directory files, wherever they were placed (in the server that reads them, or on their own)
   const roles = (d: Discovery): [string, string][] =>
-    d.servers.filter((s) => s.main === null).map((s) => [s.id, s.files[0].role]);
+    d.servers
+      .flatMap((s) => s.files.filter((f) => f.role === 'htaccess' || (s.main === null && f === s.files[0])).map((f): [string, string] => [f.displayPath, f.role]))
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 
   it('reads every name AccessFileName gives, in the directories the server serves', () => {
     const root = build(tmp, {
@@ -479,14 +514,16 @@ describe('AccessFileName', () => {
     const d = discover(['.'], { cwd: root });
     expect(d.errors).toEqual([]);
     expect(ids(d)[0]).toBe('conf/httpd.conf');
-    expect(shown(d.servers[0])).toEqual(['conf/httpd.conf', 'conf/extra/vhosts.conf']);
+    expect(shown(d.servers[0]).slice(0, 2)).toEqual(['conf/httpd.conf', 'conf/extra/vhosts.conf']);
+    // read for the directory the config names (ServerRoot /usr/local/apache2 is mapped onto the tree)
+    expect(d.servers[0].files.find((f) => f.displayPath === 'htdocs/files/.my acl')?.directory).toBe('/usr/local/apache2/htdocs/files');
     expect(roles(d)).toEqual([
       ['htdocs/.acl', 'htaccess'],
       ['htdocs/blog/.htaccess', 'htaccess'],
       ['htdocs/files/.my acl', 'htaccess'],
       ['htdocs/files/sub/.x', 'htaccess'],
     ]);
-    expect(byId(d, 'htdocs/.acl').files[0].original).toBe('Order deny,allow\n');
+    expect(d.servers[0].files.find((f) => f.displayPath === 'htdocs/.acl')?.original).toBe('Order deny,allow\n');
     expect(d.skipped).toEqual([
       { path: 'htdocs/.ACL', reason: 'not a configuration file name' },
       { path: 'htdocs/.commented', reason: 'not a configuration file name' },

@@ -20,6 +20,11 @@ function splitIds(values: unknown): string[] {
   return list.flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
 }
 
+function splitList(values: unknown): string[] {
+  const list = Array.isArray(values) ? values : values === undefined ? [] : [values];
+  return list.map(String).filter(Boolean);
+}
+
 export async function cli(argv: string[]): Promise<number> {
   let exitCode = 0;
   const parser = yargs(argv)
@@ -34,6 +39,12 @@ export async function cli(argv: string[]): Promise<number> {
     .option('only', { type: 'string', requiresArg: true, describe: 'run only these transforms (ids, comma-separated or repeated)' })
     .option('skip', { type: 'string', requiresArg: true, describe: 'do not run these transforms' })
     .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'report format on standard output' })
+    .option('context', {
+      type: 'string',
+      array: true,
+      requiresArg: true,
+      describe: 'a main config (and what it includes) to read for the parents, AllowOverride, ServerRoot and modules of the files being migrated; never written (repeatable)',
+    })
     .option('server-root', { type: 'string', describe: 'ServerRoot to resolve relative Include paths against', requiresArg: true })
     .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'do not list info findings' })
     .option('httpd', { type: 'string', requiresArg: true, describe: 'a 2.4 httpd binary to probe for built-in modules and its module directory' })
@@ -84,6 +95,7 @@ export async function cli(argv: string[]): Promise<number> {
         skip: splitIds(args.skip),
         format: args.format,
         serverRoot: args['server-root'],
+        context: splitList(args.context),
         quiet: args.quiet,
         runOptions: { httpd: args.httpd, mpm: args.mpm, pinDefaults: args['pin-defaults'], dualSyntax: args['dual-syntax'] },
         jobs,

@@ -25,8 +25,11 @@ export interface TransformContext {
   noteIn(file: SourceFile, node: Node | null, code: string, message: string, severity?: Severity): void;
   /** Records one module of the server's plan (the module planner: what it loaded, what must be loaded elsewhere). */
   planModule(entry: ModulePlanEntry): void;
-  /** Asks the module planner to make sure `module` is loaded on 2.4. */
-  requireModule(module: string, reason: string, node?: Node | null): void;
+  /**
+   * Asks the module planner to make sure `module` is loaded on 2.4; `at` (a node, or a file of the
+   * server) says which file needs it (a file placed as if included only gets it reported).
+   */
+  requireModule(module: string, reason: string, at?: Node | SourceFile | null): void;
   /** Everything requireModule collected so far for this server. */
   readonly moduleRequests: readonly ModuleRequest[];
 }

@@ -11,7 +11,7 @@ import { selectTransforms } from '../../transforms';
 import { Finding } from '../model/finding';
 import { Mode, RunReport, Summary } from '../model/run-report';
 import { RunOptions } from '../model/run-options';
-import { InputError, ServerOutcome } from '../model/server-outcome';
+import { InputError, ServerOutcome, serverStatus } from '../model/server-outcome';
 import { errorLine, findingLines } from '../report/findings';
 import { jsonReport } from '../report/json';
 import { summaryLine } from '../report/summary';
@@ -29,6 +29,8 @@ export interface MainOptions {
   readonly skip?: readonly string[];
   readonly format?: 'text' | 'json';
   readonly serverRoot?: string;
+  /** --context: main configs read for the files' parents, modules and paths, never written. */
+  readonly context?: readonly string[];
   readonly quiet?: boolean;
   readonly cwd?: string;
   /** Settings the transforms read (--httpd, --mpm, --pin-defaults, --dual-syntax). */
@@ -73,11 +75,29 @@ export function summarize(servers: readonly ServerOutcome[], errors: readonly In
   };
 }
 
+/** Findings that state an assumption of the whole run: said once, by the first server (in plan order) that makes it. */
+const RUN_FINDINGS = ['access-context-assumed'];
+
+function onePerRun(servers: ServerOutcome[], codes: readonly string[]): void {
+  const said = new Set<string>();
+  servers.forEach((server, i) => {
+    const findings = server.findings.filter((f) => {
+      if (!codes.includes(f.code)) return true;
+      if (said.has(f.code)) return false;
+      said.add(f.code);
+      return true;
+    });
+    if (findings.length !== server.findings.length) {
+      servers[i] = { ...server, findings, status: serverStatus(server.files, findings, server.errors) };
+    }
+  });
+}
+
 export async function main(options: MainOptions, out: Output): Promise<number> {
   const mode = options.mode;
   // unknown ids are a usage error before anything is read
   selectTransforms(options.only, options.skip);
-  const plan = planServers(options.paths, { cwd: options.cwd, serverRoot: options.serverRoot });
+  const plan = planServers(options.paths, { cwd: options.cwd, serverRoot: options.serverRoot, context: options.context });
   const settings: JobSettings = { mode, only: options.only ?? [], skip: options.skip ?? [], runOptions: options.runOptions ?? {} };
   const keepPatches = options.format === 'json';
   const streamPatch = options.format !== 'json' && mode === 'diff' && !options.patchFile;
@@ -108,6 +128,7 @@ export async function main(options: MainOptions, out: Output): Promise<number> {
     if (patchFd !== null) fs.closeSync(patchFd);
   }
 
+  onePerRun(servers, RUN_FINDINGS);
   const summary = summarize(servers, globalErrors, plan.skipped.length);
   const report: RunReport = { mode, servers, errors: globalErrors, skipped: plan.skipped, summary };
   const errors = [...globalErrors, ...servers.flatMap((s) => s.errors)];

@@ -4,7 +4,7 @@
  * that does not parse cleanly, or whose transform throws, keeps its original
  * bytes and is reported as an error.
  */
-import { Node, parse } from '../cst';
+import { Node, fileOf, parse } from '../cst';
 import { Discovery, InputError, ServerTree, SourceFile } from '../server/types';
 import { Finding, Severity } from '../model/finding';
 import { ModuleRequest } from '../model/module-request';
@@ -64,11 +64,19 @@ export class ServerRun {
       planModule: (entry) => {
         this.modulePlan.push(entry);
       },
-      requireModule: (module, reason, node = null) => {
-        const where = file ?? this.server.main ?? this.server.files[0];
+      requireModule: (module, reason, at = null) => {
+        const node = at && 'tree' in at ? null : at;
+        const owner = at && 'tree' in at ? at : node ? this.sourceOf(node) : null;
+        const where = file ?? owner ?? this.server.main ?? this.server.files[0];
         this.moduleRequests.push({ module, reason, file: where.displayPath, line: lineOf(node), transform: transform.id });
       },
     };
+  }
+
+  /** The server file whose tree holds `node`, if any. */
+  sourceOf(node: Node): SourceFile | null {
+    const tree = fileOf(node);
+    return tree ? (this.server.files.find((f) => f.tree === tree) ?? null) : null;
   }
 
   fail(file: SourceFile, error: InputError): void {
@@ -76,9 +84,41 @@ export class ServerRun {
     file.tree = parse(file.original);
   }
 
+  /** Files transforms may edit: not failed, and not read for context only (--context). */
   healthy(): SourceFile[] {
-    return this.server.files.filter((f) => !this.failed.has(f.realPath));
+    return this.server.files.filter((f) => !this.failed.has(f.realPath) && f.role !== 'context');
   }
+}
+
+/**
+ * Findings a transform may report against a context file (--context): what the migrated files need
+ * from it and the run could not write there. Anything else about a context file is not the run's
+ * business and is dropped.
+ */
+const CONTEXT_FINDINGS = new Set(['module-needed', 'context-override-needed']);
+
+/**
+ * A file placed as if included is not read by the server today: nothing in it needs a human before
+ * 2.4 starts, so its `manual` findings are reported as `review`, saying when they matter.
+ */
+function softenSwitchedOff(run: ServerRun): void {
+  const off = new Set(run.server.files.filter((f) => f.asIf !== undefined).map((f) => f.displayPath));
+  if (off.size === 0) return;
+  run.findings.forEach((f, i) => {
+    if (!off.has(f.file) || f.severity !== 'manual') return;
+    run.findings[i] = { ...f, severity: 'review', message: `not read by the server today; before switching this file on: ${f.message}` };
+  });
+}
+
+/** Context files are read, never written: whatever a server-wide transform did to their trees is undone. */
+function releaseContext(run: ServerRun): void {
+  for (const file of run.server.files) {
+    if (file.role === 'context' && file.tree.print() !== file.original) file.tree = parse(file.original);
+  }
+  const contextPaths = new Set(run.server.files.filter((f) => f.role === 'context').map((f) => f.displayPath));
+  if (contextPaths.size === 0) return;
+  const kept = run.findings.filter((f) => !contextPaths.has(f.file) || CONTEXT_FINDINGS.has(f.code));
+  run.findings.splice(0, run.findings.length, ...kept);
 }
 
 /** Checks what must hold before any transform touches a file. */
@@ -100,7 +140,7 @@ export function runServer(server: ServerTree, transforms: readonly Transform[], 
   const run = new ServerRun(server, options);
   for (const file of server.files) {
     const problem = precheck(file);
-    if (problem) run.fail(file, problem);
+    if (problem && file.role !== 'context') run.fail(file, problem);
   }
   for (const transform of transforms) {
     if (transform.applyFile) {
@@ -122,6 +162,8 @@ export function runServer(server: ServerTree, transforms: readonly Transform[], 
       }
     }
   }
+  releaseContext(run);
+  softenSwitchedOff(run);
   return run;
 }
 

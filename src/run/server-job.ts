@@ -91,6 +91,8 @@ export function processServer(plan: ServerPlan, settings: JobSettings): ServerOu
   const writes: PendingWrite[] = [];
   let patch = '';
   for (const file of server.files) {
+    // read for context only (--context): never written, not part of the run's files
+    if (file.role === 'context') continue;
     const result = fileResult(file, run.failed.get(file.realPath));
     if (result.error) errors.push(result.error);
     byPath.set(file.realPath, { path: file.displayPath, role: file.role, status: result.status, ...(result.error ? { error: result.error } : {}) });

@@ -31,25 +31,56 @@ import { IncludeContext } from './resolve-includes';
 export interface AccessFileScope {
   /** AccessFileName values, literal; may hold `/`. */
   readonly names: readonly string[];
-  /** Absolute directories the server may read them in. */
+  /** Absolute directories the server may read them in (on this machine: mapped into a copied tree). */
   readonly directories: readonly string[];
+  /** The same directories as the config names them (`/usr/local/apache2/htdocs` for a copy's `htdocs`), by disk path. */
+  readonly logical: ReadonlyMap<string, string>;
 }
 
-export function accessFileScope(mainPath: string, files: readonly FileFacts[], ctx: IncludeContext): AccessFileScope {
+/**
+ * The directory as httpd sees it (the path <Directory> sections name) of a directory on this
+ * machine inside the scope: the longest scope directory holding it, with the rest appended.
+ */
+export function logicalDirectory(scope: AccessFileScope, diskDir: string): string {
+  let best: { disk: string; logical: string } | null = null;
+  const real = realPathOrSelf(diskDir);
+  for (const [disk, logical] of scope.logical) {
+    for (const candidate of [diskDir, real]) {
+      if (isWithin(disk, candidate) && (!best || disk.length > best.disk.length)) {
+        const rel = path.relative(disk, candidate);
+        best = { disk, logical: rel === '' ? logical : path.posix.join(logical, rel.split(path.sep).join('/')) };
+      }
+    }
+  }
+  return best ? best.logical : diskDir;
+}
+
+export function accessFileScope(mainPath: string, files: readonly FileFacts[], ctx: IncludeContext, options: { fragment?: boolean } = {}): AccessFileScope {
   const names: string[] = [];
   let set = false;
-  const dirs = new Set<string>([ctx.serverRoot.root, path.dirname(mainPath)]);
-  const addDir = (raw: string): void => {
-    const value = expandIncludeVariables(raw, ctx.variables);
-    if (value === null || value === '') return;
-    const abs = path.isAbsolute(value) ? ctx.serverRoot.map(path.resolve(value)) : path.resolve(ctx.serverRoot.root, value);
+  // a fragment serves only the directories it names, not the directory it was found in
+  const dirs = new Set<string>(options.fragment ? [] : [ctx.serverRoot.root, path.dirname(mainPath)]);
+  const logical = new Map<string, string>(options.fragment ? [] : [[ctx.serverRoot.root, ctx.serverRoot.logical]]);
+  const fixedPart = (abs: string): string | null => {
     const root = path.parse(abs).root;
     const fixed: string[] = [];
     for (const component of abs.slice(root.length).split(path.sep)) {
       if (component === '' || hasWildcard(component)) break;
       fixed.push(component);
     }
-    if (fixed.length > 0) dirs.add(path.join(root, ...fixed));
+    return fixed.length > 0 ? path.join(root, ...fixed) : null;
+  };
+  const addDir = (raw: string): void => {
+    const value = expandIncludeVariables(raw, ctx.variables);
+    if (value === null || value === '') return;
+    if (options.fragment && !path.isAbsolute(value)) return;
+    const named = path.isAbsolute(value) ? path.resolve(value) : path.resolve(ctx.serverRoot.logical, value);
+    const abs = path.isAbsolute(value) ? ctx.serverRoot.map(path.resolve(value)) : path.resolve(ctx.serverRoot.root, value);
+    const disk = fixedPart(abs);
+    const logicalDir = fixedPart(named);
+    if (disk === null) return;
+    dirs.add(disk);
+    if (logicalDir !== null && !logical.has(disk)) logical.set(disk, logicalDir);
   };
 
   for (const facts of files) {
@@ -68,8 +99,13 @@ export function accessFileScope(mainPath: string, files: readonly FileFacts[], c
   }
   if (!set) names.push(DEFAULT_ACCESS_FILE_NAME);
   // a scan may meet a directory under a symlinked path or under its real one
-  for (const d of [...dirs]) dirs.add(realPathOrSelf(d));
-  return { names, directories: [...dirs] };
+  for (const d of [...dirs]) {
+    const real = realPathOrSelf(d);
+    dirs.add(real);
+    const named = logical.get(d);
+    if (named !== undefined && !logical.has(real)) logical.set(real, named);
+  }
+  return { names, directories: [...dirs], logical };
 }
 
 /** Whether `absPath` (as found) is a per-directory file the scope names. */
@@ -91,8 +127,8 @@ export class AccessFileIndex {
   private readonly byLastComponent = new Map<string, { name: string; scope: AccessFileScope }[]>();
   private readonly realPaths = new Map<string, string>();
 
-  constructor(scopes: readonly AccessFileScope[]) {
-    for (const scope of scopes) {
+  constructor(private readonly order: readonly AccessFileScope[]) {
+    for (const scope of order) {
       for (const name of scope.names) {
         const last = name.split('/').filter((c) => c !== '').pop();
         if (last === undefined) continue;
@@ -104,15 +140,24 @@ export class AccessFileIndex {
   }
 
   matches(absPath: string): boolean {
+    return this.owner(absPath) !== null;
+  }
+
+  /** The first scope (in the order given) that reads `absPath` as a per-directory file, and the directory it is read for (on disk). */
+  owner(absPath: string): { readonly scope: AccessFileScope; readonly dir: string } | null {
     const candidates = this.byLastComponent.get(path.basename(absPath));
-    if (!candidates) return false;
-    return candidates.some(({ name, scope }) => {
+    if (!candidates) return null;
+    let best: { scope: AccessFileScope; dir: string; index: number } | null = null;
+    for (const { name, scope } of candidates) {
       const dir = accessFileDirectory(absPath, name);
-      if (dir === null) return false;
+      if (dir === null) continue;
       let real = this.realPaths.get(dir);
       if (real === undefined) this.realPaths.set(dir, (real = realPathOrSelf(dir)));
-      return scope.directories.some((d) => isWithin(d, dir) || isWithin(d, real as string));
-    });
+      const index = this.order.indexOf(scope);
+      if (best && best.index <= index) continue;
+      if (scope.directories.some((d) => isWithin(d, dir) || isWithin(d, real as string))) best = { scope, dir, index };
+    }
+    return best && { scope: best.scope, dir: best.dir };
   }
 }
 

@@ -62,8 +62,19 @@ export function planServers(paths: readonly string[], options: DiscoverOptions =
     else if (loaded.kind === 'error') errors.push({ path: display(abs), message: loaded.message });
   }
 
+  const context: FoundFile[] = [];
+  for (const given of options.context ?? []) {
+    const abs = path.resolve(cwd, given);
+    const loaded = registry.load(abs);
+    if (loaded.kind === 'file') context.push(loaded.file);
+    else if (loaded.kind === 'directory') errors.push({ path: display(abs), message: '--context takes a main config file, not a directory' });
+    else if (loaded.kind === 'binary') errors.push({ path: display(abs), message: BINARY_MESSAGE });
+    else errors.push({ path: display(abs), message: `--context: ${loaded.message}` });
+  }
+
   const grouping = groupServers({
     found,
+    context,
     unread: notConfig,
     registry,
     serverRootOverride: options.serverRoot !== undefined ? path.resolve(cwd, options.serverRoot) : null,

@@ -15,6 +15,10 @@ export interface DirectiveFact {
 const FACT_NAMES = ['include', 'includeoptional', 'serverroot', 'accessfilename', 'documentroot', 'alias', 'scriptalias', '<directory'];
 const WANTED = new Set(FACT_NAMES);
 
+/** The fact name of a commented-out `#Include path` line (Apache's own httpd.conf switches its extra/ files on this way). */
+export const COMMENTED_INCLUDE = '#include';
+const COMMENTED_INCLUDE_LINE = /^\s*(?:Include|IncludeOptional)\s+("[^"]+"|\S+)\s*$/i;
+
 export class FileFacts {
   private constructor(private readonly byName: ReadonlyMap<string, readonly DirectiveFact[]>) {}
 
@@ -39,6 +43,9 @@ export class FileFacts {
         if (WANTED.has(name)) add(name, { values: node.values, line: node.line });
       } else if (node.kind === 'section' && node.name.toLowerCase() === 'directory') {
         add('<directory', { values: node.values, line: node.line });
+      } else if (node.kind === 'comment') {
+        const m = COMMENTED_INCLUDE_LINE.exec(node.text);
+        if (m) add(COMMENTED_INCLUDE, { values: [m[1].replace(/^"(.*)"$/, '$1')], line: node.line });
       }
     }
     return new FileFacts(byName);

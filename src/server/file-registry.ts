@@ -63,6 +63,18 @@ export type LoadResult =
 export class FileRegistry {
   private readonly byIdentity = new Map<string, LoadResult>();
 
+  /** The file already met at this path's identity, without recording the path (null when not met, or not a file). */
+  find(absPath: string): FoundFile | null {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(absPath);
+    } catch {
+      return null;
+    }
+    const result = this.byIdentity.get(`${stat.dev}:${stat.ino}`);
+    return result?.kind === 'file' ? result.file : null;
+  }
+
   /** Stats (following symlinks), then reads and parses a file the first time its identity is met. */
   load(absPath: string): LoadResult {
     let stat: fs.Stats;

@@ -20,7 +20,15 @@ function load(file: PlannedFile): SourceFile | InputError {
   const read = readSource(file.realPath);
   if (read.kind === 'error') return fail(read.message);
   if (read.kind === 'binary') return fail(BINARY_MESSAGE);
-  return { realPath: file.realPath, displayPath: file.displayPath, role: file.role, original: read.text, tree: parse(read.text) };
+  return {
+    realPath: file.realPath,
+    displayPath: file.displayPath,
+    role: file.role,
+    ...(file.asIf !== undefined ? { asIf: file.asIf } : {}),
+    ...(file.directory !== undefined ? { directory: file.directory } : {}),
+    original: read.text,
+    tree: parse(read.text),
+  };
 }
 
 export function loadServer(plan: ServerPlan): LoadedServer {

@@ -8,7 +8,7 @@
 import * as path from 'path';
 import { expandIncludeVariables } from './envvars';
 import { expandIncludePattern } from './expand-include-pattern';
-import { FileFacts } from './file-facts';
+import { COMMENTED_INCLUDE, FileFacts } from './file-facts';
 import { FileRegistry, FoundFile } from './file-registry';
 import { BINARY_MESSAGE } from './read-source';
 import { ServerRoot } from './server-root';
@@ -67,25 +67,74 @@ export interface IncludeClosure {
   readonly skipped: Problem[];
 }
 
+/** How a file no Include reaches was placed in a server: the line that would include it. */
+export interface VirtualInclusion {
+  /** The file holding the line. */
+  readonly by: FoundFile;
+  readonly line: number;
+  /** The line, as the user would read it (`#Include conf/extra/httpd-dav.conf`, the `sites-available/` twin of `Include sites-enabled/`). */
+  readonly how: string;
+}
+
+export interface VirtualIncludes {
+  /** Files that may be placed through a virtual line (found by the run, in no other server). */
+  readonly eligible: (file: FoundFile) => boolean;
+}
+
+/**
+ * Lines that would include files if the administrator switched them on: a commented-out
+ * `#Include path` (Apache's own httpd.conf enables its extra/ files this way), and for an Include
+ * of a Debian-style `X-enabled` directory the same pattern over `X-available` (a2ensite / a2enmod /
+ * a2enconf link one into the other).
+ */
+function virtualLines(facts: FileFacts): (IncludeLine & { how: string })[] {
+  const out: (IncludeLine & { how: string })[] = [];
+  for (const d of facts.get(COMMENTED_INCLUDE)) {
+    if (d.values.length > 0 && d.values[0] !== '') out.push({ line: d.line, arg: d.values[0], how: `#Include ${d.values[0]} (commented out)` });
+  }
+  for (const l of includeLines(facts)) {
+    const twin = l.arg.replace(/(^|\/)([^/]*)-enabled(\/|$)/, '$1$2-available$3');
+    if (twin !== l.arg) out.push({ line: l.line, arg: twin, how: `${twin}, the files a2en* would link into ${l.arg}` });
+  }
+  return out;
+}
+
 export function followIncludes(
   main: FoundFile,
   registry: FileRegistry,
   ctx: IncludeContext,
   display: (absPath: string) => string,
-): IncludeClosure {
+  virtual?: VirtualIncludes,
+): IncludeClosure & { readonly virtual: ReadonlyMap<FoundFile, VirtualInclusion> } {
+  // the real closure first: a file an Include reaches keeps its place even when a switched-off line names it earlier
+  const real = virtual ? new Set(followIncludes(main, registry, ctx, display).order) : null;
   const order: FoundFile[] = [];
   const edges = new Map<FoundFile, FoundFile[]>();
   const errors: Problem[] = [];
   const skipped: Problem[] = [];
   const visited = new Set<FoundFile>();
+  const placed = new Map<FoundFile, VirtualInclusion>();
 
-  const visit = (file: FoundFile, filePath: string): void => {
+  const visit = (file: FoundFile, filePath: string, inVirtual: boolean): void => {
     visited.add(file);
     order.push(file);
     const reached: FoundFile[] = [];
     edges.set(file, reached);
-    for (const include of includeLines(file.facts)) {
+    const lines: (IncludeLine & { how?: string })[] = [...includeLines(file.facts)];
+    if (virtual) lines.push(...virtualLines(file.facts));
+    lines.sort((a, b) => a.line - b.line || Number(a.how !== undefined) - Number(b.how !== undefined));
+    for (const include of lines) {
+      const switchedOff = include.how !== undefined || inVirtual;
       for (const target of includeTargets(include.arg, ctx)) {
+        if (switchedOff) {
+          // a line that is not in force: only files the run found and no real Include reaches, and no complaints
+          // (looked up, not loaded: the path must not become one the file is shown under)
+          const met = registry.find(target);
+          if (!met || visited.has(met) || real?.has(met) || !virtual?.eligible(met)) continue;
+          placed.set(met, { by: file, line: include.line, how: include.how ?? `Include ${include.arg} of a file placed the same way` });
+          visit(met, target, true);
+          continue;
+        }
         const loaded = registry.load(target);
         if (loaded.kind === 'error') {
           const where = `${display(filePath)} line ${include.line}`;
@@ -94,11 +143,11 @@ export function followIncludes(
           skipped.push({ absPath: target, message: BINARY_MESSAGE });
         } else if (loaded.kind === 'file') {
           if (!reached.includes(loaded.file)) reached.push(loaded.file);
-          if (!visited.has(loaded.file)) visit(loaded.file, target);
+          if (!visited.has(loaded.file)) visit(loaded.file, target, false);
         }
       }
     }
   };
-  visit(main, main.preferredPath);
-  return { order, edges, errors, skipped };
+  visit(main, main.preferredPath, false);
+  return { order, edges, errors, skipped, virtual: placed };
 }

@@ -19,6 +19,11 @@ const DEFAULT_ROOTS = ['/etc/apache2', '/etc/httpd', '/usr/local/apache2'];
 export interface ServerRoot {
   /** Directory that relative paths resolve against. */
   readonly root: string;
+  /**
+   * ServerRoot as the config itself names it (the configured value, or the built-in root a copy is
+   * mapped from when that is certain); equal to `root` on the live tree or when unknown.
+   */
+  readonly logical: string;
   /** Maps an absolute path under the configured root into `root`; other paths come back unchanged. */
   map(absPath: string): string;
 }
@@ -46,23 +51,30 @@ export function configuredServerRoot(facts: FileFacts, mainPath: string): string
 export function resolveServerRoot(input: ServerRootInput): ServerRoot {
   const configured = configuredServerRoot(input.facts, input.mainPath);
   const mapFrom = configured !== null ? [configured] : DEFAULT_ROOTS;
-  if (input.override !== null) return mapped(input.override, mapFrom);
-  if (configured !== null && contains(configured, input.mainPath)) return mapped(configured, []);
+  const logical = configured ?? null;
+  if (input.override !== null) return mapped(input.override, mapFrom, logical);
+  if (configured !== null && contains(configured, input.mainPath)) return mapped(configured, [], configured);
   // no ServerRoot written, and the config lives in a built-in root: this is the live tree
   const builtIn = configured === null ? DEFAULT_ROOTS.find((d) => contains(d, input.mainPath)) : undefined;
-  if (builtIn !== undefined) return mapped(builtIn, []);
+  if (builtIn !== undefined) return mapped(builtIn, [], builtIn);
 
   const dir = path.dirname(input.mainPath);
-  const candidates = [dir, path.dirname(dir)].map((root) => mapped(root, mapFrom));
+  const candidates = [dir, path.dirname(dir)].map((root) => mapped(root, mapFrom, logical));
   const matching = candidates.find((c) => input.includesMatch(c));
   if (matching) return matching;
   // no Include to judge by: upstream keeps the config in ServerRoot/conf
   return path.basename(dir) === 'conf' ? candidates[1] : candidates[0];
 }
 
-function mapped(root: string, from: readonly string[]): ServerRoot {
+/** Paths taken as written (a fragment's, which names live directories): relative ones resolve against `dir`. */
+export function literalServerRoot(dir: string): ServerRoot {
+  return mapped(dir, [], dir);
+}
+
+function mapped(root: string, from: readonly string[], logical: string | null): ServerRoot {
   return {
     root,
+    logical: logical ?? root,
     map(absPath: string): string {
       for (const prefix of from) {
         if (prefix === root) continue;

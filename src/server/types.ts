@@ -12,6 +12,10 @@ export interface SourceFile {
   /** Path shown to the user and used in patches: relative to the working directory when inside it. */
   readonly displayPath: string;
   readonly role: FileRole;
+  /** Set for a file no Include reaches that is migrated as if included: where and why (see PlannedFile.asIf). */
+  readonly asIf?: string;
+  /** For a per-directory file (role 'htaccess') of a server: the directory it is read for, as the config names paths. */
+  readonly directory?: string;
   /** The bytes as read, decoded as latin1 (one character per byte). */
   readonly original: string;
   /** The tree, parsed once. Transforms edit it in place. */
@@ -34,7 +38,16 @@ export interface ServerTree {
 export interface PlannedFile {
   readonly realPath: string;
   readonly displayPath: string;
+  /** 'context': read for its parents, modules and paths (--context), never written. */
   readonly role: FileRole;
+  /**
+   * A file of the server's tree that no Include reaches (behind a commented-out Include, in
+   * sites-available/ but not enabled, …), migrated as if included where that line would put it:
+   * the line, for findings. Its scopes may meet the server's on some future request, never surely.
+   */
+  readonly asIf?: string;
+  /** For a per-directory file of a server: the directory it is read for, as the config names paths. */
+  readonly directory?: string;
 }
 
 /**
@@ -68,4 +81,9 @@ export interface DiscoverOptions {
   readonly cwd?: string;
   /** Overrides ServerRoot for Include resolution. */
   readonly serverRoot?: string;
+  /**
+   * Main configs read for context and never written (--context): they and what they include
+   * supply the parents, AllowOverride, ServerRoot and loaded modules of the files being migrated.
+   */
+  readonly context?: readonly string[];
 }
