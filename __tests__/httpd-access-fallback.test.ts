@@ -70,9 +70,11 @@ const FALLBACK_SOURCES: [string, string][] = [
   ['F1 kept child under <IfDefine> (undefined), migrated parent', [dir('Order allow,deny', 'Allow from all'), ifDefineChild('CODEMOD_F1')].join('\n')],
   ['F2 kept child under <IfDefine> (defined), migrated parent', ['Define CODEMOD_F2', dir('Order allow,deny', 'Allow from all'), ifDefineChild('CODEMOD_F2')].join('\n')],
   [
-    'F3 kept child inherits the migrated parent\'s Require for POST',
+    'F3 kept child inherits the migrated parent\'s Require for POST (pinned: a copy of the <Limit POST> block)',
     [dir('Order allow,deny', 'Allow from all', ...AUTH, '<Limit POST>', '    Require valid-user', '</Limit>'), ifDefineChild('CODEMOD_F3')].join('\n'),
   ],
+  // the kept child would inherit the migrated parent's new `Require ip`, which it does not today: pinned open
+  ['F4 kept child that inherited no Require under a parent that now has one (pinned: Require all granted)', [dir('Order allow,deny', 'Allow from 127.0.0.0/16'), ifDefineChild('CODEMOD_F4')].join('\n')],
 ];
 
 describe('per-scope fallback on a real httpd (both sides with mod_access_compat)', () => {
@@ -108,11 +110,16 @@ describe('per-scope fallback on a real httpd (both sides with mod_access_compat)
     expect(at(2, 'POST /sub/ from 127.0.0.5 as alice')).toBe(200);
   });
 
+  test('kept children get copies of what they inherited from migrated parents (pins)', () => {
+    expect(cases[2].codes).toContain('access-kept-pinned@12');
+    expect(cases[2].migrated).toMatch(/<\/IfDefine>\n {4}<Limit POST>\n {8}Require valid-user\n {4}<\/Limit>\n<\/Directory>/);
+    expect(cases[3].migrated).toMatch(/<\/IfDefine>\n {4}Require all granted\n<\/Directory>/);
+  });
+
   test.each([
+    // a migrated child would inherit the kept parent's compat record (when CODEMOD_X is defined) and be ANDed with it
     ['a kept parent in front of a migratable child', [dir('<IfDefine CODEMOD_X>', '    Order allow,deny', '    Allow from all', '</IfDefine>'), sub('Order deny,allow', 'Deny from all', 'Allow from 127.0.0.1')]],
-    // the kept child would inherit the migrated parent's new `Require ip`, which it does not today
-    ['a kept child that would inherit a narrower Require', [dir('Order allow,deny', 'Allow from 127.0.0.0/16'), ifDefineChild('CODEMOD_Y')]],
-  ])('no partial fallback: %s keeps the whole server', (_, parts) => {
+  ])('no partial fallback: %s keeps both', (_, parts) => {
     const source = parts.join('\n');
     const m = migrate(source);
     expect(m.output).toBe(source);

@@ -72,6 +72,7 @@ describe.each(cases)('$transform.id / $name', ({ transform, dir, name }) => {
     test('findings', () => {
       const expected = JSON.parse(fs.readFileSync(findingsFile, 'utf8')) as [string, string, number][];
       const actual = result.findings.map((f) => [f.code, f.severity, f.line]);
+      if (process.env.UPDATE_FIXTURES === '1') fs.writeFileSync(findingsFile, JSON.stringify(actual) + '\n');
       expect(actual).toEqual(expected);
     });
   }

@@ -166,6 +166,8 @@ export function classify(id: string): ModuleKind {
  * without mod_slotmem_shm even when no balancer is configured (measured: AH01177 at start-up, `-t` passes).
  */
 export function dependencies(id: string): string[] {
+  // measured on 2.4.71: Order/Allow/Deny with mod_access_compat but no mod_authz_core answers 500 (AH00025 "couldn't check user")
+  if (id === 'access_compat') return ['authz_core'];
   if (id === 'proxy_html') return ['xml2enc'];
   if (id === 'proxy_balancer') return ['proxy', 'slotmem_shm'];
   if (id.startsWith('proxy_') || id.startsWith('lbmethod_')) return ['proxy'];

@@ -9,6 +9,14 @@
  * - surelyPrecedes(a, b): whenever b applies, a applies and comes first.
  * When they cannot be told apart from the text (patterns, unknown paths),
  * "may" answers yes and "surely" answers no.
+ *
+ * Which filesystem sections a <Location> meets is a fact of the URL space
+ * (DocumentRoot, Alias, UserDir, RewriteRule …): a `SectionMeetings` oracle
+ * built from the whole server answers it (null: every pair may meet, none
+ * surely). Per-directory files are scopes of their server, read for the
+ * directory the config names (`file.directory`). A file no Include reaches,
+ * migrated as if included (`file.asIf`), may precede the others but never
+ * surely: the server does not read it today.
  */
 import { ConfigFile, Section } from '../../cst';
 import { SourceFile } from '../../server/types';
@@ -31,11 +39,38 @@ const RANK: Record<ScopeKind, number> = {
   proxy: 5,
 };
 
+/** A filesystem section as the URL-space oracle sees it. */
+export type FsSection = { readonly kind: 'dir'; readonly path: string } | { readonly kind: 'dir-regex'; readonly source: string } | { readonly kind: 'htaccess'; readonly dir: string };
+
+/** A <Location> as the URL-space oracle sees it. */
+export type UrlSection = { readonly kind: 'prefix'; readonly path: string } | { readonly kind: 'regex'; readonly source: string };
+
+export interface MeetingCause {
+  readonly file: SourceFile;
+  readonly line: number;
+  readonly why: string;
+}
+
+export interface Meeting {
+  readonly may: boolean;
+  readonly surely: boolean;
+  /** Lines whose effect the model cannot know that made `may` true or `surely` false. */
+  readonly unknown: readonly MeetingCause[];
+}
+
+/** Which filesystem sections a URL section meets on one request (src/semantics/url-space). */
+export interface SectionMeetings {
+  meets(loc: UrlSection, locVhost: Section | null, fs: FsSection, fsVhost: Section | null): Meeting;
+}
+
 export interface AccessScope {
   readonly file: SourceFile;
   readonly container: Section | ConfigFile;
   readonly kind: ScopeKind;
-  /** Literal path or URL for directory/location/files scopes without patterns; null otherwise. */
+  /**
+   * Literal path or URL for directory/location/files scopes without patterns, the directory a
+   * per-directory file is read for; null otherwise.
+   */
   readonly path: string | null;
   /** The enclosing <VirtualHost>, or null at main-server level (unknown for included fragments). */
   readonly vhost: Section | null;
@@ -48,8 +83,9 @@ export interface AccessScope {
   readonly read: ReadResult;
   /** The scope's mod_authz_core configuration as 2.4 reads it (mixed configs). */
   readonly authz: Authz24Read;
+  /** The server's URL space, shared by all its scopes (null: unknown). */
+  readonly space: SectionMeetings | null;
 }
-
 
 const WILDCARD = /[*?[]/;
 
@@ -74,7 +110,7 @@ function literalPath(section: Section, kind: ScopeKind): string | null {
 }
 
 /** Collects every scope of a server in config order, with its own rules. */
-export function collectScopes(files: readonly SourceFile[]): AccessScope[] {
+export function collectScopes(files: readonly SourceFile[], space: SectionMeetings | null = null): AccessScope[] {
   const scopes: AccessScope[] = [];
   let order = 0;
   for (const file of files) {
@@ -82,13 +118,14 @@ export function collectScopes(files: readonly SourceFile[]): AccessScope[] {
       file,
       container: file.tree,
       kind: file.role === 'htaccess' ? 'htaccess' : 'server',
-      path: null,
+      path: file.role === 'htaccess' ? (file.directory ?? null) : null,
       vhost: null,
       enclosing: null,
       order: order++,
-      isMainServer: file.role === 'main',
+      isMainServer: file.role === 'main' || (file.role === 'context' && order === 1),
       read: readScopeRules(file.tree),
       authz: readAuthz24(file.tree),
+      space,
     };
     scopes.push(top);
     const visit = (container: Section | ConfigFile, enclosing: AccessScope, vhost: Section | null) => {
@@ -113,6 +150,7 @@ export function collectScopes(files: readonly SourceFile[]): AccessScope[] {
           isMainServer: false,
           read: readScopeRules(node),
           authz: readAuthz24(node),
+          space,
         };
         scopes.push(scope);
         visit(node, scope, scope.vhost);
@@ -123,12 +161,72 @@ export function collectScopes(files: readonly SourceFile[]): AccessScope[] {
   return scopes;
 }
 
+/** A <Directory> argument (or a per-directory file's directory) as components; wildcards stay in theirs. */
+function dirPattern(s: AccessScope): string[] | null {
+  if (s.kind === 'htaccess') return s.path === null ? null : components(s.path);
+  if (s.kind !== 'directory' || s.container.kind !== 'section') return null;
+  const value = s.container.values[0];
+  return value === undefined ? null : components(value);
+}
+
+function components(p: string): string[] {
+  return p.split('/').filter((c) => c !== '');
+}
+
+/** One component of a <Directory> pattern against another (fnmatch per component; two patterns may always meet). */
+function componentsMeet(a: string, b: string): boolean {
+  const wa = WILDCARD.test(a);
+  const wb = WILDCARD.test(b);
+  if (!wa && !wb) return a === b;
+  if (wa && wb) return true;
+  return globComponent(wa ? a : b).test(wa ? b : a);
+}
+
+function globComponent(pattern: string): RegExp {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '[') {
+      const end = pattern.indexOf(']', i + 1);
+      if (end === -1) re += '\\[';
+      else {
+        re += '[' + pattern.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\') + ']';
+        i = end;
+      }
+    } else re += c.replace(/[.*+?^${}()|\\\]]/g, '\\$&');
+  }
+  try {
+    return new RegExp(`^${re}$`);
+  } catch {
+    return /^/;
+  }
+}
+
+/** Some directory matched by one pattern lies at or below some directory matched by the other. */
+function dirPatternsMeet(a: readonly string[], b: readonly string[]): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (!componentsMeet(a[i], b[i])) return false;
+  return true;
+}
+
+/** Every directory `b` matches lies at or below the one literal directory `a` names. */
+function dirPatternCovers(a: readonly string[], b: readonly string[]): boolean {
+  if (a.some((c) => WILDCARD.test(c)) || a.length > b.length) return false;
+  return a.every((c, i) => c === b[i]);
+}
+
 /** Component-wise path prefix: /var/www is a prefix of /var/www/x but not of /var/wwwx. */
 function pathPrefix(a: string, b: string): boolean {
   const strip = (p: string) => p.replace(/\/+$/, '');
   const pa = strip(a);
   const pb = strip(b);
   return pa === '' || pb === pa || pb.startsWith(pa + '/');
+}
+
+function samePath(a: string, b: string): boolean {
+  return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 }
 
 function overlap(a: string | null, b: string | null, componentWise: boolean): boolean {
@@ -140,6 +238,62 @@ function overlap(a: string | null, b: string | null, componentWise: boolean): bo
 function isEnclosedBy(inner: AccessScope, outer: AccessScope): boolean {
   for (let s = inner.enclosing; s; s = s.enclosing) if (s === outer) return true;
   return false;
+}
+
+/** A scope of a file the server does not read today (migrated as if included). */
+function isVirtual(s: AccessScope): boolean {
+  return s.file.asIf !== undefined;
+}
+
+
+/** What the URL-space oracle is told about a directory-like scope, or null when it is not confined to a directory. */
+function fsSection(s: AccessScope): FsSection | null {
+  if (s.kind === 'htaccess' && s.path !== null) return { kind: 'htaccess', dir: s.path };
+  if (s.kind === 'directory' && s.container.kind === 'section') {
+    const value = s.container.values[0];
+    return value !== undefined ? { kind: 'dir', path: value } : null;
+  }
+  if (s.kind === 'directory-regex' && s.container.kind === 'section') {
+    const values = s.container.values;
+    const source = values[0] === '~' ? values[1] : values[0];
+    return source !== undefined ? { kind: 'dir-regex', source } : null;
+  }
+  if (s.kind === 'files' && s.enclosing) return fsSection(s.enclosing);
+  return null;
+}
+
+function urlSection(s: AccessScope): UrlSection | null {
+  if (s.kind !== 'location' || s.container.kind !== 'section') return null;
+  const values = s.container.values;
+  if (s.container.is('LocationMatch')) return values[0] !== undefined ? { kind: 'regex', source: values[0] } : null;
+  if (values[0] === '~') return values[1] !== undefined ? { kind: 'regex', source: values[1] } : null;
+  return values[0] !== undefined ? { kind: 'prefix', path: values[0] } : null;
+}
+
+/** The URL-space answer for a directory-like scope and a location, or null when the oracle cannot be asked. */
+export function meeting(dirLike: AccessScope, location: AccessScope): Meeting | null {
+  const space = location.space;
+  if (!space) return null;
+  const fs = fsSection(dirLike);
+  const url = urlSection(location);
+  if (!fs || !url) return null;
+  return space.meets(url, location.vhost, fs, dirLike.vhost);
+}
+
+/** Two directory-like scopes confined to unrelated paths never apply to one request. */
+function disjointRegions(a: AccessScope, b: AccessScope): boolean {
+  const ra = regionPattern(a);
+  const rb = regionPattern(b);
+  return ra !== null && rb !== null && !dirPatternsMeet(ra, rb);
+}
+
+/** Like region(), with wildcards: the components of the <Directory> (or per-directory file) a scope is confined to. */
+function regionPattern(s: AccessScope): string[] | null {
+  for (let c: AccessScope | null = s; c; c = c.enclosing) {
+    if (c.kind === 'directory' || c.kind === 'htaccess') return dirPattern(c);
+    if (c.kind === 'directory-regex') return null;
+  }
+  return null;
 }
 
 /** For some request, `a` may be merged before `b`. */
@@ -155,14 +309,26 @@ export function mayPrecede(a: AccessScope, b: AccessScope): boolean {
   if (a.kind === 'server') return true;
   const ra = RANK[a.kind];
   const rb = RANK[b.kind];
-  if (ra < rb) return true;
   if (ra > rb) return false;
-  if (a.kind === 'directory' && b.kind === 'directory') {
-    if (a.path === null || b.path === null) return true;
-    if (a.path.replace(/\/+$/, '') === b.path.replace(/\/+$/, '')) return a.order < b.order;
-    return pathPrefix(a.path, b.path);
+  if (b.kind === 'location' && ra < rb) {
+    const met = meeting(a, b);
+    return met ? met.may : true;
   }
-  if (a.kind === 'htaccess' || b.kind === 'htaccess') return true;
+  if (ra < rb) return b.kind === 'proxy' || !disjointRegions(a, b);
+  // same rank
+  const dirLike = (s: AccessScope) => s.kind === 'directory' || s.kind === 'htaccess';
+  if (dirLike(a) && dirLike(b)) {
+    const pa = dirPattern(a);
+    const pb = dirPattern(b);
+    if (pa === null || pb === null) return true;
+    if (!dirPatternsMeet(pa, pb)) return false;
+    // httpd walks directories by depth: sections with fewer components first; at one depth,
+    // <Directory> sections in config order, then the per-directory file
+    if (pa.length !== pb.length) return pa.length < pb.length;
+    if (a.kind !== b.kind) return a.kind === 'directory';
+    return a.order < b.order;
+  }
+  if (disjointRegions(a, b)) return false;
   // same rank, merged in config order: regex directories, files, locations
   return a.order < b.order && overlap(a.path, b.path, a.kind !== 'location');
 }
@@ -171,12 +337,29 @@ export function mayPrecede(a: AccessScope, b: AccessScope): boolean {
 export function surelyPrecedes(a: AccessScope, b: AccessScope): boolean {
   if (a === b) return false;
   if (isEnclosedBy(b, a)) return true;
+  // the server does not read a file placed as if included: it precedes nothing surely
+  if (isVirtual(a) && a.file !== b.file) return false;
   if (a.isMainServer) return true;
   if (a.kind === 'vhost') return b.vhost === a.vhost;
-  if (a.kind === 'directory' && b.kind === 'directory' && a.path !== null && b.path !== null) {
-    if (a.vhost !== null && a.vhost !== b.vhost) return false;
-    const same = a.path.replace(/\/+$/, '') === b.path.replace(/\/+$/, '');
-    return same ? a.order < b.order : pathPrefix(a.path, b.path);
+  // the top level of an included file: server level, unless an Include inside a <VirtualHost> read it
+  if (a.kind === 'server') return false;
+  const dirLike = (s: AccessScope) => s.kind === 'directory' || s.kind === 'htaccess';
+  if (dirLike(a) && a.path !== null && a.vhost !== null && a.vhost !== b.vhost) return false;
+  if (dirLike(a) && dirLike(b) && a.path !== null) {
+    const pb = dirPattern(b);
+    if (pb === null) return false;
+    if (b.path !== null && samePath(a.path, b.path)) return a.kind !== b.kind ? a.kind === 'directory' : a.order < b.order;
+    const pa = components(a.path);
+    return pa.length < pb.length && dirPatternCovers(pa, pb);
+  }
+  if (dirLike(a) && a.path !== null && b.kind !== 'location' && b.kind !== 'proxy') {
+    // a <Files> (or regex directory) inside a <Directory> at or below a's path
+    const rb = regionPattern(b);
+    return rb !== null && b.kind !== 'directory-regex' && dirPatternCovers(components(a.path), rb);
+  }
+  if (dirLike(a) && b.kind === 'location') {
+    const met = meeting(a, b);
+    return met ? met.surely : false;
   }
   return false;
 }
