@@ -5,7 +5,7 @@
  *  - a .htaccess that used Order/Allow/Deny under `AllowOverride Limit`,
  *    migrated by access-to-require, answers every request like the 2.2 text
  *    does on 2.4 + mod_access_compat, once the governing <Directory> gets
- *    `AllowOverrideList Require AuthMerging …` (no mod_access_compat on the
+ *    `AllowOverrideList Require …` (no mod_access_compat on the
  *    migrated side); negative controls: plain `AllowOverride Limit` → 500, and
  *    without `AllowOverrideList None` a closed child directory reads its
  *    .htaccess (the list is inherited on its own);
@@ -131,7 +131,7 @@ describe('allow-override-for-htaccess: migrated .htaccess under AllowOverride Li
         '# users may restrict their folders',
         `<Directory "${migratedRoot}/www/p">`,
         '    AllowOverride Limit',
-        '    AllowOverrideList Require AuthMerging',
+        '    AllowOverrideList Require',
         '</Directory>',
         '',
         `<Directory "${migratedRoot}/www/p/closed">`,
@@ -141,12 +141,12 @@ describe('allow-override-for-htaccess: migrated .htaccess under AllowOverride Li
         '',
         `<Directory "${migratedRoot}/www/r">`,
         '    AllowOverride Limit Indexes',
-        '    AllowOverrideList Require AuthMerging <RequireAll',
+        '    AllowOverrideList Require <RequireAll',
         '</Directory>',
         '',
       ].join('\n'),
     );
-    expect(migration.outputs.get(path.join(migratedRoot, 'www/p/.htaccess'))).toBe('AuthMerging And\nRequire ip 127.0.0.1 127.0.1\n');
+    expect(migration.outputs.get(path.join(migratedRoot, 'www/p/.htaccess'))).toBe('Require ip 127.0.0.1 127.0.1\n');
     expect(migration.outputs.get(path.join(migratedRoot, 'www/r/.htaccess'))).toContain('<RequireAll>');
     const original = migratedOriginal;
     const mine = migration.findings.filter((f) => String(f[1]).startsWith('htaccess-override'));
@@ -205,7 +205,7 @@ describe('allow-override-for-htaccess: migrated .htaccess under AllowOverride Li
       await b.stop();
     }
     const log = fs.readFileSync(path.join(migratedRoot, 'error.log'), 'utf8');
-    expect(log).toMatch(/\.htaccess: AuthMerging not allowed here/);
+    expect(log).toMatch(/\.htaccess: Require not allowed here/);
   }, 30000);
 });
 
@@ -238,7 +238,7 @@ describe('allow-override-for-htaccess: where the .htaccess files are looked for'
     expect(outputs.get(path.join(copy, 'conf/httpd.conf'))).toBe(
       main
         .replace('   # not a comment for httpd, but kept', '')
-        .replace('    AllowOverride  Limit\r\n', '    AllowOverride  Limit\r\n    AllowOverrideList Require AuthMerging\r\n'),
+        .replace('    AllowOverride  Limit\r\n', '    AllowOverride  Limit\r\n    AllowOverrideList Require\r\n'),
     );
     expect(findings.filter((f) => String(f[1]).startsWith('htaccess-') && f[0] === 'httpd.conf')).toEqual([
       ['httpd.conf', 'htaccess-override-list-added', 'review', 7],

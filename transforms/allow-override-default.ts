@@ -14,7 +14,9 @@
 // or `<Directory ~ …>` is silently ignored by both versions, in <Location> and
 // <Files> it is ignored with a warning (AH00114 on 2.4).
 import { ConfigFile, Directive, NewLine, Section, ancestors, appendToFile, appendToSection, directives, insertBefore, sections } from '../src/cst';
-import { SourceFile } from '../src/server/types';
+import * as path from 'path';
+import { perDirectoryFiles } from '../src/server/per-directory-files';
+import { ServerTree, SourceFile } from '../src/server/types';
 import { ifVersionHolds, isTwoTwoOnly } from '../src/semantics/version-guards';
 import { Transform, TransformContext } from './types';
 
@@ -158,24 +160,21 @@ export const allowOverrideDefault: Transform = {
     const names = describeNames(accessFileNames(files));
     const main = server.main;
     if (!main) {
-      // a fragment: the main config (not in this run) decides whether 2.2's default applied
-      for (const file of files) {
-        const open = dirs.filter((d) => d.file === file && d.allowOverride.length === 0);
-        if (open.length === 0) continue;
-        const list = open.map((d) => `<Directory ${d.section.values[0]}> (line ${d.section.line})`).join(', ');
-        ctx.noteIn(
-          file,
-          open[0].section,
-          'allow-override-default-unknown',
-          `${list} set${open.length === 1 ? 's' : ''} no AllowOverride. 2.2's default was All; 2.4 with AllowOverride set nowhere answers 500 for every directive in ${names} files. ` +
-            `The main config is not part of this run: make sure a <Directory /> there sets AllowOverride (usually None), or set it here`,
-          'review',
-        );
-      }
+      explicitInFragment(server, dirs, accessFileNames(files), ctx);
       return;
     }
     const roots = dirs.filter((d) => d.path === '/' && !d.inVhost);
     if (roots.some((d) => !d.conditional && d.setsUnconditionally)) return;
+    if (main.role === 'context') {
+      ctx.noteIn(
+        main,
+        null,
+        'context-override-needed',
+        `no <Directory /> of this context config sets AllowOverride: 2.2 allowed every override class in ${names} files by default, 2.4 reads them and answers 500 for every directive in them. Set AllowOverride (usually None) in its <Directory /> (the run does not write context files)`,
+        'manual',
+      );
+      return;
+    }
 
     const message =
       `AllowOverride All written out: 2.2 allowed every override class in ${names} files wherever no <Directory> set AllowOverride, ` +
@@ -210,6 +209,40 @@ export const allowOverrideDefault: Transform = {
     );
   },
 };
+
+/**
+ * A run without the main config takes it to be a stock 2.4 one, which sets AllowOverride None at
+ * <Directory />: 2.4 would ignore per-directory files that 2.2 read with every class allowed
+ * (its default) wherever no section set AllowOverride. So a <Directory> of the fragment with no
+ * AllowOverride on its chain and such files below it gets 2.2's default written out.
+ */
+function explicitInFragment(server: ServerTree, dirs: readonly DirectorySection[], names: readonly string[], ctx: TransformContext): void {
+  const covered: DirectorySection[] = [];
+  const setsOnChain = (d: DirectorySection) =>
+    dirs.some((s) => s.allowOverride.length > 0 && s.file === d.file && isAtOrAbove(s.path, d.path)) || covered.some((s) => isAtOrAbove(s.path, d.path));
+  const byDepth = [...dirs].sort((a, b) => a.path.split('/').length - b.path.split('/').length || a.order - b.order);
+  for (const d of byDepth) {
+    if (d.conditional || setsOnChain(d)) continue;
+    const found = perDirectoryFiles(server, d.path, names);
+    if ('reason' in found || found.files.length === 0) continue;
+    appendToSection(d.section, ['AllowOverride All']);
+    covered.push(d);
+    const shown = found.files.slice(0, 3).map((f) => path.posix.join(d.path, f.rel));
+    ctx.noteIn(
+      d.file,
+      d.section,
+      'allow-override-all-explicit',
+      `AllowOverride All written out: ${shown.join(', ')}${found.files.length > 3 ? ` and ${found.files.length - 3} more` : ''} lie below this section, ` +
+        `and no AllowOverride is set on its way, so 2.2 read them with every override class allowed (its default). A stock 2.4 main config sets ` +
+        `AllowOverride None at <Directory />, under which 2.4 would ignore them. If the real main config sets AllowOverride for this path, run with --context <main config>`,
+      'review',
+    );
+  }
+}
+
+function isAtOrAbove(a: string, b: string): boolean {
+  return a === '/' || a === b || b.startsWith(a + '/');
+}
 
 function topLevelNode(section: Section): Section {
   const chain = ancestors(section);

@@ -1,13 +1,13 @@
 // Upgrade note "Authorization: Require in .htaccess needs AllowOverride AuthConfig (Order/Allow/Deny needed Limit)".
 //
-// access-to-require rewrites Order/Allow/Deny in .htaccess files as Require
-// (with `AuthMerging And` when it cannot see the parent sections). Those are
-// AuthConfig directives: under the `AllowOverride Limit` that was enough for
-// 2.2, 2.4 answers 500 ("Require not allowed here"). This transform gives the
-// governing <Directory> exactly what the migrated files use, measured on 2.4.71:
+// access-to-require rewrites Order/Allow/Deny in .htaccess files as Require.
+// Those are AuthConfig directives: under the `AllowOverride Limit` that was
+// enough for 2.2, 2.4 answers 500 ("Require not allowed here"). This transform
+// gives the governing <Directory> exactly what the migrated files use,
+// measured on 2.4.71:
 //
 //   AllowOverride Limit
-//   AllowOverrideList Require AuthMerging      (+ `<RequireAll` … when used)
+//   AllowOverrideList Require                  (+ `<RequireAll` … when used)
 //
 // rather than `AuthConfig`, which would also let the files set AuthType,
 // AuthUserFile, Satisfy … AllowOverrideList is inherited on its own (a child
@@ -15,115 +15,29 @@
 // listed directives), so <Directory> sections below that allow neither Limit
 // nor AuthConfig get `AllowOverrideList None`, keeping them as closed as in 2.2.
 //
-// The .htaccess files are read (never written) from disk below the section's
-// path: on the live tree as is, in a copied tree through the ServerRoot
-// mapping. Paths that cannot be seen (outside the copy, patterns, fragments)
-// are reported, not guessed. What each file will hold is predicted by running
-// access-to-require on it the way the run does (a one-file .htaccess server).
+// The per-directory files are the server's own (discovery places them in it,
+// and access-to-require has migrated them by now), plus those on disk below a
+// section that the run did not scan (read, never written; their migration is
+// predicted by running access-to-require on each). Paths that cannot be seen
+// (outside a copied tree, patterns) are reported, not guessed. A governing
+// section in a --context file is not written: what it lacks is reported there.
 import * as fs from 'fs';
 import * as path from 'path';
-import { FileFacts } from '../src/server/file-facts';
 import { ConfigFile, Directive, insertAfter, parse, walk } from '../src/cst';
-import { configuredServerRoot } from '../src/server/server-root';
+import { perDirectoryFiles } from '../src/server/per-directory-files';
 import { ServerTree, SourceFile } from '../src/server/types';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { accessToRequire } from './access-to-require';
 import { DirectorySection, accessFileNames, directorySections, grantedClasses } from './allow-override-default';
 import { Transform, TransformContext } from './types';
 
-/** Roots httpd is built with (as in src/server/server-root.ts): a config without ServerRoot living there is the live tree. */
-const DEFAULT_ROOTS = ['/etc/apache2', '/etc/httpd', '/usr/local/apache2'];
 const WILDCARD = /[*?[]/;
-/** Upper bound on directory entries looked at below one section. */
-const MAX_ENTRIES = 50000;
 
 /** Names AllowOverrideList takes for what migrated files use (sections are named `<RequireAll`, measured: `<RequireAll>` and `RequireAll` are discarded, AH00116). */
 const LIST_ORDER = ['Require', 'AuthMerging', '<RequireAll', '<RequireAny', '<RequireNone'];
 
 /** AuthConfig-class access directives: under a Limit-only AllowOverride, 2.2 refused the file (500) if it held one. */
 const AUTHCONFIG_WORD = /^(require|satisfy|auth\w*)$/i;
-
-type Located = { readonly disk: string | null } | { readonly reason: string };
-
-function sameDir(a: string, b: string): boolean {
-  try {
-    return fs.realpathSync(a) === fs.realpathSync(b);
-  } catch {
-    return path.resolve(a) === path.resolve(b);
-  }
-}
-
-function under(prefix: string, p: string): string | null {
-  if (p === prefix) return '';
-  const withSep = prefix.endsWith('/') ? prefix : prefix + '/';
-  return p.startsWith(withSep) ? p.slice(withSep.length) : null;
-}
-
-/**
- * Where a <Directory> path is on this machine: itself on the live tree, mapped into
- * the copy otherwise. `disk: null` = live path that does not exist (no files there).
- */
-export function locateDirectory(server: ServerTree, dirPath: string): Located {
-  const main = server.main;
-  if (!main || server.serverRoot === null) return { reason: 'the main config is not part of this run, so where its paths are cannot be known' };
-  if (WILDCARD.test(dirPath)) return { reason: `${dirPath} is a wildcard pattern` };
-  if (!path.isAbsolute(dirPath)) return { reason: `${dirPath} is not an absolute path` };
-  const root = server.serverRoot;
-  const configured = configuredServerRoot(FileFacts.of(main.tree), main.realPath);
-  const live = configured !== null ? sameDir(configured, root) : DEFAULT_ROOTS.includes(root);
-  let disk: string;
-  if (live) {
-    disk = dirPath;
-  } else {
-    const from = configured !== null ? [configured] : DEFAULT_ROOTS;
-    const prefix = from.find((p) => under(p, dirPath) !== null);
-    if (prefix === undefined) {
-      return { reason: `${dirPath} lies outside ServerRoot ${from.join(' / ')}, and this run holds a copy of the tree (${root}), not the live files` };
-    }
-    disk = path.join(root, under(prefix, dirPath) as string);
-  }
-  let isDir = false;
-  try {
-    isDir = fs.statSync(disk).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (isDir) return { disk };
-  return live ? { disk: null } : { reason: `${dirPath} is not in the copied tree (${disk} does not exist)` };
-}
-
-interface AccessFile {
-  /** Directory as httpd sees it (the section's path + the relative part). */
-  readonly logicalDir: string;
-  readonly disk: string;
-  readonly rel: string;
-}
-
-/** Access files below `disk` (symlinked directories are not followed). */
-function findAccessFiles(disk: string, logical: string, names: readonly string[]): AccessFile[] {
-  const out: AccessFile[] = [];
-  let seen = 0;
-  const visit = (dir: string, rel: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      if (++seen > MAX_ENTRIES) return;
-      const childRel = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isFile() && names.includes(e.name)) {
-        out.push({ logicalDir: rel ? `${logical === '/' ? '' : logical}/${rel}` : logical, disk: path.join(dir, e.name), rel: childRel });
-      } else if (e.isDirectory() && !e.isSymbolicLink()) {
-        visit(path.join(dir, e.name), childRel);
-      }
-    }
-  };
-  visit(disk, '');
-  return out;
-}
 
 function components(p: string): string[] {
   return p === '/' ? [] : p.split('/').slice(1);
@@ -244,28 +158,27 @@ export const allowOverrideForHtaccess: Transform = {
     for (const g of dirs) {
       if (g.allowOverride.length === 0 || !limitOnly(g)) continue;
       const ao = lastOf(g.allowOverride);
-      const located = locateDirectory(server, g.path);
-      if ('reason' in located) {
+      const found = perDirectoryFiles(server, g.path, names);
+      if ('reason' in found) {
+        if (g.file.role === 'context') continue;
         ctx.noteIn(
           g.file,
           ao,
           'htaccess-not-visible',
-          `"${ao.values.join(' ')}" lets ${names.join(' / ')} files below ${g.path} use Order/Allow/Deny; migrated to Require (and AuthMerging) they need ` +
-            `"AllowOverrideList Require AuthMerging" here (or AuthConfig), else 2.4 answers 500. The files could not be looked at: ${located.reason}. ` +
+          `"${ao.values.join(' ')}" lets ${names.join(' / ')} files below ${g.path} use Order/Allow/Deny; migrated to Require they need ` +
+            `"AllowOverrideList Require" here (or AuthConfig), else 2.4 answers 500. The files could not be looked at: ${found.reason}. ` +
             `Check them and add the line if they use access rules`,
           'manual',
         );
         continue;
       }
-      if (located.disk === null) continue;
       const needed = new Set<string>();
       const users: string[] = [];
-      for (const f of findAccessFiles(located.disk, g.path, names)) {
+      for (const f of found.files) {
         if (governing(dirs, f.logicalDir) !== g) continue;
-        const text = read(f.disk);
+        const text = f.file ? f.file.original : read(f.disk);
         if (text === null) continue;
-        const tree = parse(text);
-        const refused = authConfigLine(tree);
+        const refused = authConfigLine(parse(text));
         if (refused) {
           ctx.noteIn(
             g.file,
@@ -276,7 +189,8 @@ export const allowOverrideForHtaccess: Transform = {
           );
           continue;
         }
-        const migrated = predictMigration(text, tree, f.disk, ctx.options);
+        // the server's own files were migrated already (access-to-require runs first); others are predicted
+        const migrated = f.file ? f.file.tree : predictMigration(text, parse(text), f.disk, ctx.options);
         if (!migrated || migrated.print() === text) continue;
         const want = neededNames(migrated);
         if (want.size === 0) continue;
@@ -286,6 +200,17 @@ export const allowOverrideForHtaccess: Transform = {
       if (needed.size === 0) continue;
 
       const list = LIST_ORDER.filter((n) => needed.has(n));
+      if (g.file.role === 'context') {
+        ctx.noteIn(
+          g.file,
+          ao,
+          'context-override-needed',
+          `${users.map((u) => path.join(g.path, u)).join(', ')} now use ${list.join(', ')}, which "${ao.values.join(' ')}" here does not allow (2.4 answers 500): ` +
+            `add "AllowOverrideList ${list.join(' ')}" to this section of the context config (the run does not write it)`,
+          'manual',
+        );
+        continue;
+      }
       const existing = lastOf(g.allowOverrideList) as Directive | undefined;
       if (existing) {
         const current = existing.values.filter((v) => v.toLowerCase() !== 'none');
@@ -302,8 +227,8 @@ export const allowOverrideForHtaccess: Transform = {
         `"AllowOverrideList ${list.join(' ')}" added beside "${ao.values.join(' ')}": ${users.map((u) => path.join(g.path, u)).join(', ')} ` +
           `used Order/Allow/Deny (Limit) and, migrated, use ${list.join(', ')} (AuthConfig class), which 2.4 refuses under Limit alone (500). ` +
           `Only these directives are allowed, not all of AuthConfig. Note what this grants: a Require line in these files replaces the Require rules ` +
-          `the server config sets for the directory (AuthMerging Off is the default; the migrated files say "AuthMerging And" to keep them), so whoever ` +
-          `can write them can now lift authentication the server requires, which Limit alone could not do in 2.2`,
+          `the server config sets for the directory (AuthMerging Off is the default), so whoever can write them can now lift authentication the ` +
+          `server requires, which Limit alone could not do in 2.2`,
         'review',
       );
       // AllowOverrideList is inherited on its own: keep sections below that allowed neither Limit nor AuthConfig closed

@@ -32,10 +32,17 @@ interface LoadLine {
   readonly id: string;
 }
 
-/** Every LoadModule outside 2.2-only branches (a guarded line counts: the guard only skips a module already there). */
-function loadLines(server: ServerTree): LoadLine[] {
+/** A file the server does not read today (placed as if included): what it loads or needs is not the server's. */
+const isVirtual = (file: SourceFile) => file.asIf !== undefined;
+
+/**
+ * Every LoadModule outside 2.2-only branches (a guarded line counts: the guard only skips a module
+ * already there); of the files the server reads, unless `all`.
+ */
+function loadLines(server: ServerTree, all = false): LoadLine[] {
   const out: LoadLine[] = [];
   for (const file of server.files) {
+    if (!all && isVirtual(file)) continue;
     for (const d of directives(file.tree, 'LoadModule')) {
       if (!isTwoTwoOnly(d)) out.push({ file, directive: d, id: (d.values[0] ?? '').replace(/_module$/, '') });
     }
@@ -130,7 +137,7 @@ function definingModule(name: string, have: ReadonlySet<string>, mpm: string): s
 }
 
 /** Needs of the directives and sections the migrated tree uses, with their IfModule tests evaluated on `loaded`. */
-function directiveNeeds(server: ServerTree, present: ReadonlySet<string>, assumed: ReadonlySet<string>, mpm: string): Map<string, string> {
+function directiveNeeds(files: readonly SourceFile[], present: ReadonlySet<string>, assumed: ReadonlySet<string>, mpm: string): Map<string, string> {
   const planned = new Map<string, string>();
   // `have`: what needs no line (loaded, built in); `on`: what <IfModule> tests see (also modules assumed built in)
   const have = new Set(present);
@@ -138,7 +145,7 @@ function directiveNeeds(server: ServerTree, present: ReadonlySet<string>, assume
   // a module planned for one directive can turn an <IfModule> true for others: repeat until stable
   for (let round = 0; round < 5; round++) {
     const before = planned.size;
-    for (const file of server.files) {
+    for (const file of files) {
       for (const node of walk(file.tree)) {
         if (node.kind !== 'directive' && node.kind !== 'section') continue;
         if (isTwoTwoOnly(node) || !ifModulesHold(node, on)) continue;
@@ -261,6 +268,21 @@ function newLines(id: string, path: string, guarded: boolean): NewLine[] {
   return [`<IfModule !${id}_module>`, { text: load, depth: 1 }, '</IfModule>'];
 }
 
+/** Modules that files placed as if included need: reported on the file, for when it is switched on. */
+function reportLaterNeeds(server: ServerTree, later: ReadonlyMap<string, { reason: string; file: string }>, covered: (id: string) => boolean, ctx: TransformContext): void {
+  for (const [id, need] of later) {
+    if (covered(id) || ALWAYS_BUILTIN.has(id)) continue;
+    const file = server.files.find((f) => f.displayPath === need.file) ?? server.files[0];
+    ctx.noteIn(
+      file,
+      null,
+      'module-needed-when-enabled',
+      `this file is not read by the server today (${file.asIf ?? 'placed as if included'}); when it is switched on, 2.4 needs ${id}_module loaded (${need.reason})`,
+      'info',
+    );
+  }
+}
+
 export const loadModules: Transform = {
   id: 'load-modules',
   title: 'Load the modules that migrated directives need',
@@ -270,7 +292,7 @@ export const loadModules: Transform = {
     const probe = probeFor(ctx, server);
     const loads = loadLines(server);
     const whole = isWholeServer(server, ctx.options);
-    guardBuiltinLoads(loads, probe, ctx);
+    guardBuiltinLoads(loadLines(server, true), probe, ctx);
     // guarding replaced some lines: the site is looked for among the lines as they are now
     if (probe) reportNotInstalled(loads, probe, ctx);
 
@@ -280,7 +302,13 @@ export const loadModules: Transform = {
 
     // what to load, in order: requests first (as asked), then the MPM, then what directives need
     const wanted = new Map<string, { reason: string; file: string | null }>();
-    for (const r of ctx.moduleRequests) if (!wanted.has(r.module)) wanted.set(r.module, { reason: r.reason, file: r.file });
+    const virtualPaths = new Set(server.files.filter(isVirtual).map((f) => f.displayPath));
+    const laterWanted = new Map<string, { reason: string; file: string }>();
+    for (const r of ctx.moduleRequests) {
+      if (virtualPaths.has(r.file)) {
+        if (!laterWanted.has(r.module)) laterWanted.set(r.module, { reason: r.reason, file: r.file });
+      } else if (!wanted.has(r.module)) wanted.set(r.module, { reason: r.reason, file: r.file });
+    }
     let mpm: string | null = null;
     if (whole) {
       const hasMpm = [...loaded, ...builtin].some(isMpm);
@@ -289,8 +317,17 @@ export const loadModules: Transform = {
       // for <IfModule> tests: what is loaded, built in (assumed so for Debian's built-ins without a probe), the MPM
       const presentNow = new Set<string>([...loaded, ...builtin, ...(hasMpm ? [] : [mpm])]);
       const assumed = new Set<string>(probe ? [] : MAYBE_BUILTIN);
-      for (const [module, reason] of directiveNeeds(server, presentNow, assumed, mpm)) {
+      const read = server.files.filter((f) => !isVirtual(f));
+      for (const [module, reason] of directiveNeeds(read, presentNow, assumed, mpm)) {
         if (!wanted.has(module)) wanted.set(module, { reason, file: null });
+      }
+      const virtual = server.files.filter(isVirtual);
+      if (virtual.length > 0) {
+        const withPlanned = new Set([...presentNow, ...wanted.keys()]);
+        for (const [module, reason] of directiveNeeds(virtual, withPlanned, assumed, mpm)) {
+          const file = /\(line \d+ of (.*)\)$/.exec(reason)?.[1] ?? virtual[0].displayPath;
+          if (!laterWanted.has(module)) laterWanted.set(module, { reason, file });
+        }
       }
       // modules the 2.2 config loads may need others on 2.4 (proxy_balancer → slotmem_shm)
       for (const l of loads) {
@@ -309,6 +346,7 @@ export const loadModules: Transform = {
       missing.push(id);
     };
     for (const id of wanted.keys()) add(id, 0);
+    reportLaterNeeds(server, laterWanted, (id) => present(id) || wanted.has(id) || missing.includes(id), ctx);
     if (missing.length === 0) return;
 
     const site = findSite(server, loadLines(server), whole, probe);
