@@ -286,8 +286,9 @@ export const loadModules: Transform = {
       const hasMpm = [...loaded, ...builtin].some(isMpm);
       mpm = `mpm_${ctx.options.mpm ?? 'prefork'}`;
       if (!hasMpm) wanted.set(mpm, { reason: 'mpm', file: null });
-      // for <IfModule> tests: what is loaded, built in (assumed so for Debian's built-ins without a probe), the MPM
-      const presentNow = new Set<string>([...loaded, ...builtin, ...(hasMpm ? [] : [mpm])]);
+      // for <IfModule> tests: what is loaded, built in (assumed so for Debian's built-ins without a probe), the MPM,
+      // and what transforms asked for (it will be loaded: access-dual-version decided <IfModule mod_authz_core.c> on that)
+      const presentNow = new Set<string>([...loaded, ...builtin, ...(hasMpm ? [] : [mpm]), ...wanted.keys()]);
       const assumed = new Set<string>(probe ? [] : MAYBE_BUILTIN);
       for (const [module, reason] of directiveNeeds(server, presentNow, assumed, mpm)) {
         if (!wanted.has(module)) wanted.set(module, { reason, file: null });
