@@ -13,7 +13,8 @@
  * never do, loaded or not.
  *
  * A few modules are made sure of on the target, so tests of them are decided:
- * mod_version (compiled into Debian's httpd; `<IfVersion>` is its directive),
+ * mod_version (compiled into Debian's httpd; only modules/metadata/mod_version.c defines
+ * `<IfVersion>`, so a 2.4 without it refuses the section),
  * mod_authz_core (Require) and mod_authz_host (Require ip/host). Whatever
  * relies on them asks the module planner for them (access-dual-version,
  * access-to-require), which writes a LoadModule line unless `--httpd` reports
