@@ -36,7 +36,7 @@ function isAccessNode(n: Node): boolean {
 }
 
 function accessNodes(section: Section): Node[] {
-  return [...walk(section)].filter((n) => isAccessNode(n) && !ancestors(n).some((a) => a !== section && contains(section, a) && REQUIRE_CONTAINER.test(a.name)));
+  return walk(section).filter((n) => isAccessNode(n) && !ancestors(n).some((a) => a !== section && contains(section, a) && REQUIRE_CONTAINER.test(a.name)));
 }
 
 function contains(outer: Section, node: Node): boolean {
@@ -115,7 +115,7 @@ export const accessDualVersion: Transform = {
   row: 'Authorization: mixing old and new directives (blocks with a 2.2 and a 2.4 branch keep working; mod_access_compat is for old-only configs)',
   order: 90,
   applyFile(tree, ctx) {
-    const sections = [...walk(tree)].filter((n): n is Section => n.kind === 'section');
+    const sections = walk(tree).filter((n): n is Section => n.kind === 'section');
     requestModules(sections, ctx);
     // containers: the file and every section that is not itself a branch, in a part of the file 2.4 reads
     const containers = [tree, ...sections.filter((s) => !isBranch(s) && !sectionIsTwoTwoOnly(s) && !isTwoTwoOnly(s))];

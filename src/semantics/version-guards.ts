@@ -69,13 +69,6 @@ function safeRegex(source: string, subject: string): boolean | null {
   }
 }
 
-/** Modules the migrated server surely has on 2.4 (built in, or loaded on request of what relies on them), and why. */
-export const ASSURED_ON_24: Readonly<Record<string, string>> = {
-  version: 'mod_version is compiled into Debian\'s httpd 2.4; elsewhere the migration loads it',
-  authz_core: 'mod_authz_core provides Require on 2.4; the migration loads it',
-  authz_host: 'mod_authz_host is loaded on 2.2 and 2.4 alike; the migration keeps it loaded',
-};
-
 /** What `<IfModule NAME>` (without `!`) gives on 2.2 and on the 2.4 target; null where the server decides. */
 interface ModuleTruth {
   readonly on22: boolean | null;
@@ -89,7 +82,7 @@ interface ModuleTruth {
 const DECIDED: Readonly<Record<string, ModuleTruth>> = {
   authz_core: { on22: false, on24: true, relies: 'authz_core', why: 'mod_authz_core exists only in 2.4, where it provides Require (the migration makes sure it is loaded)' },
   authz_host: { on22: true, on24: true, relies: 'authz_host', why: 'mod_authz_host is loaded on 2.2 and 2.4 (the migration keeps it loaded)' },
-  version: { on22: null, on24: true, relies: 'version', why: ASSURED_ON_24.version },
+  version: { on22: null, on24: true, relies: 'version', why: 'mod_version is compiled into Debian\'s httpd 2.4; elsewhere the migration loads it' },
   // the httpd 2.0 module: gone in 2.2 already
   access: { on22: false, on24: false, why: 'mod_access is httpd 2.0\'s name; neither 2.2 nor 2.4 has it' },
   access_compat: {
@@ -99,13 +92,10 @@ const DECIDED: Readonly<Record<string, ModuleTruth>> = {
   },
 };
 
-/** The word a `<IfModule>` tests (httpd reads the first word after an optional `!`) and whether it is negated. */
-function ifModuleWord(values: readonly string[]): { word: string; negated: boolean } {
-  const test = readIfModule(values);
-  return { word: test.name, negated: test.negated };
-}
-
 const knownModule = (id: string) => id === 'access' || isStandard22(id) || isStandard24(id);
+
+/** The names httpd answers to for a module id: its source name (`mod_x.c`, or `util_ldap.c` …) and its symbol. */
+const exactSpellings = (id: string) => new Set([sourceOf(id), `mod_${id}.c`, `${id}_module`]);
 
 /**
  * A spelling that names a standard module but is neither its source name nor
@@ -116,17 +106,12 @@ function misspelledModule(word: string): string | null {
   const m = /^(?:mod_)?([a-z0-9_]+?)(?:\.c|\.so|_module)?$/i.exec(word);
   if (!m) return null;
   const id = m[1].toLowerCase();
-  if (!knownModule(id)) return null;
-  const exact = new Set([sourceOf(id), `mod_${id}.c`, `${id}_module`]);
-  return exact.has(word) ? null : id;
+  return knownModule(id) && !exactSpellings(id).has(word) ? id : null;
 }
 
 function moduleTruth(word: string): ModuleTruth | null {
   const test = readIfModule([word]);
-  if (test.form !== 'other' && test.id && test.id in DECIDED) {
-    const exact = new Set([sourceOf(test.id), `mod_${test.id}.c`, `${test.id}_module`]);
-    if (exact.has(word)) return DECIDED[test.id];
-  }
+  if (test.form !== 'other' && test.id && test.id in DECIDED && exactSpellings(test.id).has(word)) return DECIDED[test.id];
   const misspelled = misspelledModule(word);
   if (misspelled) {
     return {
@@ -149,19 +134,12 @@ export interface IfModuleOutcome {
 }
 
 export function ifModuleOutcome(values: readonly string[]): IfModuleOutcome {
-  const { word, negated } = ifModuleWord(values);
+  // httpd reads the first word after an optional `!`
+  const { name: word, negated } = readIfModule(values);
   const truth = moduleTruth(word);
   if (!truth) return { on22: null, on24: null, relies: null, why: 'its outcome depends on the modules the server loads' };
   const flip = (b: boolean | null) => (b === null ? null : b !== negated);
   return { on22: flip(truth.on22), on24: flip(truth.on24), relies: truth.relies ?? null, why: truth.why };
-}
-
-/** Whether a conditional section's contents apply on the 2.4 target (true for other sections); null when the server decides. */
-export function appliesOn24(section: Section): boolean | null {
-  if (section.is('IfVersion')) return ifVersionHolds(section.values);
-  if (section.is('IfModule')) return ifModuleOutcome(section.values).on24;
-  if (section.is('IfDefine')) return null;
-  return true;
 }
 
 /**
