@@ -2,6 +2,7 @@
  * The ordered registry of transforms. Order is checked when this module loads:
  * ids are unique and every `runsAfter` names a transform with a lower order.
  */
+import { accessDualVersion } from './access-dual-version';
 import { accessToRequire } from './access-to-require';
 import { loadModules } from './load-modules';
 import { normalizeKeepAlive } from './normalize-keep-alive';
@@ -61,6 +62,7 @@ export function ordered(list: readonly Transform[]): Transform[] {
 
 export const TRANSFORMS: readonly Transform[] = ordered([
   byteOrderMark,
+  accessDualVersion,
   accessToRequire,
   renameMaxClients,
   renameMaxRequestsPerChild,

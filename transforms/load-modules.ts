@@ -9,7 +9,8 @@
 //  - for a whole server (a main config that loads modules or sets ServerRoot): the MPM, and the module of
 //    every directive the migrated tree uses (table generated from `apache2 -L`, plus the providers named in
 //    arguments, see src/modules/needs.ts), skipping directives inside `<IfModule>` tests that are false on
-//    the migrated server and 2.2-only branches; an upstream static build has no LoadModule lines at all,
+//    the migrated server (what transforms asked for counts as loaded) and 2.2-only branches; an upstream
+//    static build has no LoadModule lines at all,
 //    then the lines go after ServerRoot;
 //  - the modules those need loaded first (mod_proxy before mod_proxy_balancer, …).
 // Built-in modules must not be loaded again ("module X is built-in and can't be loaded" is fatal): with
@@ -314,8 +315,9 @@ export const loadModules: Transform = {
       const hasMpm = [...loaded, ...builtin].some(isMpm);
       mpm = `mpm_${ctx.options.mpm ?? 'prefork'}`;
       if (!hasMpm) wanted.set(mpm, { reason: 'mpm', file: null });
-      // for <IfModule> tests: what is loaded, built in (assumed so for Debian's built-ins without a probe), the MPM
-      const presentNow = new Set<string>([...loaded, ...builtin, ...(hasMpm ? [] : [mpm])]);
+      // for <IfModule> tests: what is loaded, built in (assumed so for Debian's built-ins without a probe), the MPM,
+      // and what transforms asked for (it will be loaded: access-dual-version decided <IfModule mod_authz_core.c> on that)
+      const presentNow = new Set<string>([...loaded, ...builtin, ...(hasMpm ? [] : [mpm]), ...wanted.keys()]);
       const assumed = new Set<string>(probe ? [] : MAYBE_BUILTIN);
       const read = server.files.filter((f) => !isVirtual(f));
       for (const [module, reason] of directiveNeeds(read, presentNow, assumed, mpm)) {

@@ -1,9 +1,28 @@
 /**
- * Recognises sections that only take effect on httpd 2.2 (or only on 2.4), so
- * transforms leave dual-version idioms working: text under
- * `<IfVersion < 2.4>` or `<IfModule !mod_authz_core.c>` is for 2.2 and stays.
+ * Decides conditional sections (`<IfVersion>`, `<IfModule>`) for the 2.4
+ * target, so transforms leave dual-version idioms working: text in a section
+ * that never applies on 2.4 (`<IfVersion < 2.4>`, `<IfModule !mod_authz_core.c>`,
+ * `<IfModule !mod_version.c>`, tests no server passes) is for 2.2 and stays.
+ *
+ * `<IfModule X>` holds iff X is a loaded module's source name (`mod_x.c`) or
+ * symbol (`x_module`), compared byte for byte (server/core.c find_module:
+ * ap_find_linked_module, the prelinked symbols, mod_so's loaded symbols).
+ * Measured on 2.4.71 (`apache2 -t -D DUMP_CONFIG`): `mod_access_compat.c` and
+ * `access_compat_module` match once it is loaded; `mod_access_compat`,
+ * `access_compat`, `mod_access_compat.so`, `MOD_ACCESS_COMPAT.C`, `mod_version`
+ * never do, loaded or not.
+ *
+ * A few modules are made sure of on the target, so tests of them are decided:
+ * mod_version (compiled into Debian's httpd; only modules/metadata/mod_version.c defines
+ * `<IfVersion>`, so a 2.4 without it refuses the section),
+ * mod_authz_core (Require) and mod_authz_host (Require ip/host). Whatever
+ * relies on them asks the module planner for them (access-dual-version,
+ * access-to-require), which writes a LoadModule line unless `--httpd` reports
+ * the module built in.
  */
 import { Node, Section, ancestors } from '../cst';
+import { isStandard22, isStandard24, readIfModule } from '../modules/knowledge';
+import { sourceOf } from '../modules/table';
 
 /** The 2.4 release the tool targets when it evaluates `<IfVersion>`. */
 export const TARGET_VERSION: readonly [number, number, number] = [2, 4, 71];
@@ -50,25 +69,107 @@ function safeRegex(source: string, subject: string): boolean | null {
   }
 }
 
-const AUTHZ_CORE = new Set(['mod_authz_core.c', 'authz_core_module']);
+/** What `<IfModule NAME>` (without `!`) gives on 2.2 and on the 2.4 target; null where the server decides. */
+interface ModuleTruth {
+  readonly on22: boolean | null;
+  readonly on24: boolean | null;
+  /** The module the 2.4 outcome relies on being loaded. */
+  readonly relies?: string;
+  readonly why: string;
+}
+
+/** Modules whose test is decided (the rest depend on the server's LoadModule lines). */
+const DECIDED: Readonly<Record<string, ModuleTruth>> = {
+  authz_core: { on22: false, on24: true, relies: 'authz_core', why: 'mod_authz_core exists only in 2.4, where it provides Require (the migration makes sure it is loaded)' },
+  authz_host: { on22: true, on24: true, relies: 'authz_host', why: 'mod_authz_host is loaded on 2.2 and 2.4 (the migration keeps it loaded)' },
+  version: { on22: null, on24: true, relies: 'version', why: 'mod_version is compiled into Debian\'s httpd 2.4; elsewhere the migration loads it' },
+  // the httpd 2.0 module: gone in 2.2 already
+  access: { on22: false, on24: false, why: 'mod_access is httpd 2.0\'s name; neither 2.2 nor 2.4 has it' },
+  access_compat: {
+    on22: false,
+    on24: null,
+    why: 'mod_access_compat does not exist in 2.2, and on 2.4 it is loaded only where old Order/Allow/Deny rules are kept',
+  },
+};
+
+const knownModule = (id: string) => id === 'access' || isStandard22(id) || isStandard24(id);
+
+/** The names httpd answers to for a module id: its source name (`mod_x.c`, or `util_ldap.c` …) and its symbol. */
+const exactSpellings = (id: string) => new Set([sourceOf(id), `mod_${id}.c`, `${id}_module`]);
+
+/**
+ * A spelling that names a standard module but is neither its source name nor
+ * its symbol (`mod_access_compat`, `version`, `mod_ssl.so`, `MOD_SSL.C`): no
+ * loaded module answers to it, so the test is never true.
+ */
+function misspelledModule(word: string): string | null {
+  const m = /^(?:mod_)?([a-z0-9_]+?)(?:\.c|\.so|_module)?$/i.exec(word);
+  if (!m) return null;
+  const id = m[1].toLowerCase();
+  return knownModule(id) && !exactSpellings(id).has(word) ? id : null;
+}
+
+function moduleTruth(word: string): ModuleTruth | null {
+  const test = readIfModule([word]);
+  if (test.form !== 'other' && test.id && test.id in DECIDED && exactSpellings(test.id).has(word)) return DECIDED[test.id];
+  const misspelled = misspelledModule(word);
+  if (misspelled) {
+    return {
+      on22: false,
+      on24: false,
+      why: `"${word}" is neither the source name (${sourceOf(misspelled)}) nor the symbol (${misspelled}_module) of a module, so no server ever matches it`,
+    };
+  }
+  return null;
+}
+
+/** What a `<IfModule>` test gives on 2.2 and on the 2.4 target. */
+export interface IfModuleOutcome {
+  readonly on22: boolean | null;
+  readonly on24: boolean | null;
+  /** The module the 2.4 outcome relies on being loaded (`version` for `<IfModule !mod_version.c>`). */
+  readonly relies: string | null;
+  /** Why, for findings. */
+  readonly why: string;
+}
+
+export function ifModuleOutcome(values: readonly string[]): IfModuleOutcome {
+  // httpd reads the first word after an optional `!`
+  const { name: word, negated } = readIfModule(values);
+  const truth = moduleTruth(word);
+  if (!truth) return { on22: null, on24: null, relies: null, why: 'its outcome depends on the modules the server loads' };
+  const flip = (b: boolean | null) => (b === null ? null : b !== negated);
+  return { on22: flip(truth.on22), on24: flip(truth.on24), relies: truth.relies ?? null, why: truth.why };
+}
+
+/**
+ * The module a section's 2.4 outcome relies on being loaded: `version` for
+ * `<IfVersion>` (2.4 refuses the section without it) and for `<IfModule [!]mod_version.c>`,
+ * `authz_core` / `authz_host` for their tests; null for anything else.
+ */
+export function reliesOnModule(section: Section): string | null {
+  if (section.is('IfVersion')) return 'version';
+  if (section.is('IfModule') && !isLoadGuard(section)) return ifModuleOutcome(section.values).relies;
+  return null;
+}
 
 /** True when a section's contents never apply on the 2.4 target. */
 export function sectionIsTwoTwoOnly(section: Section): boolean {
   if (section.is('IfVersion')) return ifVersionHolds(section.values) === false;
-  if (section.is('IfModule')) {
-    const arg = section.values[0] ?? '';
-    return arg.startsWith('!') && AUTHZ_CORE.has(arg.slice(1)) && !isLoadGuard(section);
-  }
+  if (section.is('IfModule')) return ifModuleOutcome(section.values).on24 === false && !isLoadGuard(section);
   return false;
 }
 
 /**
- * `<IfModule !authz_core_module> LoadModule authz_core_module … </IfModule>` loads the module where it
+ * `<IfModule !x_module> LoadModule x_module … </IfModule>` loads the module where it
  * is missing: it applies on 2.4 (it is how the module planner writes new lines), it is not a 2.2 branch.
  */
 function isLoadGuard(section: Section): boolean {
+  const test = readIfModule(section.values);
+  if (!test.negated || !test.id) return false;
   const lines = section.body.filter((n) => n.kind === 'directive' || n.kind === 'section');
-  return lines.length > 0 && lines.every((n) => n.kind === 'directive' && n.is('LoadModule') && /^authz_core_module$/i.test(n.values[0] ?? ''));
+  const symbol = `${test.id}_module`.toLowerCase();
+  return lines.length > 0 && lines.every((n) => n.kind === 'directive' && n.is('LoadModule') && (n.values[0] ?? '').toLowerCase() === symbol);
 }
 
 /** True when a node sits inside a section that only applies on 2.2. */

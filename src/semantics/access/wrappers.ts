@@ -1,71 +1,57 @@
 /**
  * What a conditional wrapper (`<IfModule>`, `<IfVersion>`, `<IfDefine>`)
  * inside an access scope means for the access model, on httpd 2.2 and on the
- * 2.4 target. `<IfModule>` is true iff its argument is a loaded module's source
- * name (`mod_x.c`) or symbol (`x_module`), case-sensitive
- * (docs/research/httpd24-facts.md §4).
+ * 2.4 target. The outcome of each test is decided in version-guards.ts
+ * (`<IfModule>` matches only a loaded module's `mod_x.c` or `x_module`,
+ * byte for byte: measured on 2.4.71).
  *
- * - `both`: true on 2.2 and 2.4 (`mod_authz_host.c`: the module exists in both
- *   and migrated rules need it loaded anyway): read through, and removable as a
- *   whole when it held nothing but access rules;
- * - `dead`: false on both (`mod_access.c` is the httpd 2.0 name; 2.2 and 2.4 have no
- *   such module): its contents never applied and are left alone;
- * - `only24`: true on 2.4 only (`mod_authz_core.c`, `<IfVersion >= 2.4>`): read
- *   through as 2.4 configuration; kept when rules inside it are rewritten, so the
- *   dual-version idiom keeps working;
- * - `only22`: true on 2.2 only (`!mod_authz_core.c`, `<IfVersion < 2.4>`): not read,
- *   never touched;
+ * - `both`: true on 2.2 and 2.4 (`mod_authz_host.c`; `!mod_access_compat`, a bare
+ *   name no module answers to): read through, and removable as a whole when it
+ *   held nothing but access rules;
+ * - `dead`: false on both (`mod_access.c` is the httpd 2.0 name; `mod_access_compat`
+ *   without `.c` never matches): its contents never applied and are left alone;
+ * - `only24`: true on 2.4, false or not relied upon on 2.2 (`mod_authz_core.c`,
+ *   `mod_version.c`, `<IfVersion >= 2.4>`): read through as 2.4 configuration;
+ *   kept when rules inside it are rewritten, so the dual-version idiom keeps working;
+ * - `only22`: false on 2.4 (`!mod_authz_core.c`, `!mod_version.c`, `<IfVersion < 2.4>`):
+ *   not read, never touched — it is the 2.2 branch;
  * - `unknown`: depends on the server (`<IfDefine>`, modules the model cannot
- *   know are loaded): access rules inside cannot be migrated safely.
+ *   know are loaded, `mod_access_compat.c`, which is loaded only if this migration
+ *   keeps old rules somewhere): access rules inside cannot be migrated safely.
+ *
+ * A verdict that relies on a module being loaded on 2.4 names it in `needs`
+ * (`version`, `authz_core`, `authz_host`); access-dual-version and
+ * access-to-require ask the module planner for it, so the verdict holds.
  */
 import { Section } from '../../cst';
-import { ifVersionHolds } from '../version-guards';
+import { ifModuleOutcome, ifVersionHolds } from '../version-guards';
 
 export type WrapperKind = 'both' | 'dead' | 'only24' | 'only22' | 'unknown';
 
 export interface WrapperVerdict {
   readonly kind: WrapperKind;
-  /** Module the 2.4 side must load for the verdict to hold (`authz_host`). */
+  /** Module the 2.4 side must load for the verdict to hold (`authz_host`, `version`). */
   readonly needs?: string;
   /** Why, for findings. */
   readonly why: string;
 }
 
-/** Truth of `<IfModule NAME>` on [2.2, 2.4]; undefined when the model does not know. */
-const MODULE_TRUTH: Record<string, { on22: boolean; on24: boolean; needs?: string }> = {
-  authz_core: { on22: false, on24: true },
-  authz_host: { on22: true, on24: true, needs: 'authz_host' },
-  // the httpd 2.0 module: gone in 2.2 already
-  access: { on22: false, on24: false },
-};
-
-/** `mod_x.c` or `x_module` → `x`; anything else (wrong case, `.so`, bare names never match) → null. */
-function moduleId(arg: string): string | null {
-  const source = /^mod_([a-z0-9_]+)\.c$/.exec(arg);
-  if (source) return source[1];
-  const symbol = /^([a-z0-9_]+)_module$/.exec(arg);
-  return symbol ? symbol[1] : null;
+function kindOf(on22: boolean | null, on24: boolean | null): WrapperKind {
+  if (on24 === null) return 'unknown';
+  if (on24) return on22 === true ? 'both' : 'only24';
+  return on22 === false ? 'dead' : 'only22';
 }
 
-function fromTruth(on22: boolean | null, on24: boolean | null, why: string, needs?: string): WrapperVerdict {
-  if (on22 === null || on24 === null) return { kind: 'unknown', why };
-  if (on22 && on24) return { kind: 'both', why, needs };
-  if (!on22 && !on24) return { kind: 'dead', why };
-  return { kind: on24 ? 'only24' : 'only22', why };
-}
+const said = (b: boolean | null) => (b === null ? 'server-dependent' : String(b));
 
 export function wrapperVerdict(section: Section): WrapperVerdict | null {
   if (section.is('IfModule')) {
-    let arg = section.values.join('');
-    const negate = arg.startsWith('!');
-    if (negate) arg = arg.slice(1);
-    const id = moduleId(arg);
-    const truth = id ? MODULE_TRUTH[id] : undefined;
     const label = `<IfModule ${section.values.join(' ')}>`;
-    if (!truth) return { kind: 'unknown', why: `${label}, whose outcome depends on the modules the server loads` };
-    const on22 = negate ? !truth.on22 : truth.on22;
-    const on24 = negate ? !truth.on24 : truth.on24;
-    return fromTruth(on22, on24, `${label} is ${on22 ? 'true' : 'false'} on 2.2 and ${on24 ? 'true' : 'false'} on 2.4`, on24 ? truth.needs : undefined);
+    const o = ifModuleOutcome(section.values);
+    if (o.on24 === null) return { kind: 'unknown', why: `${label}, whose outcome depends on the modules the server loads (${o.why})` };
+    const kind = kindOf(o.on22, o.on24);
+    const why = `${label} is ${said(o.on22)} on 2.2 and ${o.on24} on 2.4 (${o.why})`;
+    return o.on24 && o.relies ? { kind, why, needs: o.relies } : { kind, why };
   }
   if (section.is('IfVersion')) {
     const on24 = ifVersionHolds(section.values);
@@ -74,7 +60,11 @@ export function wrapperVerdict(section: Section): WrapperVerdict | null {
     const on22early = ifVersionHolds(section.values, [2, 2, 0]);
     const label = `<IfVersion ${section.values.join(' ')}>`;
     const known = on22 === on22early ? on22 : null;
-    return fromTruth(known, on24, known === null || on24 === null ? `${label}, whose outcome differs between 2.2 releases` : `${label} (${known} on 2.2, ${on24} on 2.4.71)`);
+    if (known === null || on24 === null) return { kind: 'unknown', why: `${label}, whose outcome differs between 2.2 releases` };
+    const kind = kindOf(known, on24);
+    const why = `${label} (${known} on 2.2, ${on24} on 2.4.71)`;
+    // a kept <IfVersion> needs mod_version on 2.4 (without it, 2.4 refuses the section)
+    return on24 ? { kind, why, needs: 'version' } : { kind, why };
   }
   if (section.is('IfDefine')) {
     return { kind: 'unknown', why: `<IfDefine ${section.values.join(' ')}>, whose outcome depends on how httpd is started` };
