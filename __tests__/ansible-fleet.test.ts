@@ -32,6 +32,24 @@ interface Report {
   errors: { path: string; line?: number; message: string }[];
 }
 
+/** ansible-playbook's environment: its home, temporary directories and (empty) configuration under dir. */
+function ansibleEnv(dir: string): NodeJS.ProcessEnv {
+  const home = path.join(dir, 'ansible-home');
+  const config = path.join(dir, 'ansible.cfg');
+  // an empty configuration: neither /etc/ansible/ansible.cfg nor a user's settings apply
+  if (!fs.existsSync(config)) fs.writeFileSync(config, '[defaults]\n');
+  return {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ANSIBLE_'))),
+    HOME: home,
+    ANSIBLE_HOME: path.join(home, '.ansible'),
+    ANSIBLE_CONFIG: config,
+    ANSIBLE_LOCAL_TEMP: path.join(dir, 'ansible-tmp', 'local'),
+    ANSIBLE_REMOTE_TEMP: path.join(dir, 'ansible-tmp', 'remote'),
+    ANSIBLE_NOCOLOR: '1',
+    LC_ALL: 'C.UTF-8', // ansible-core refuses a locale whose encoding is not UTF-8
+  };
+}
+
 /** A fleet on this machine: per host a config root and a report directory, and the controller's side. */
 class Fleet {
   readonly dir = tempDir('codemod-ansible-');
@@ -58,8 +76,6 @@ class Fleet {
       },
     };
     fs.writeFileSync(path.join(this.dir, 'inventory.json'), JSON.stringify(inventory, null, 2));
-    // an empty configuration: neither /etc/ansible/ansible.cfg nor a user's settings apply
-    fs.writeFileSync(path.join(this.dir, 'ansible.cfg'), '[defaults]\n');
   }
 
   root(host: HostName): string {
@@ -72,17 +88,6 @@ class Fleet {
 
   /** ansible-playbook examples/ansible/migrate.yml with the built CLI as the hosts' command. */
   play(extraVars: Record<string, unknown> = {}): { status: number | null; output: string } {
-    const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ANSIBLE_')));
-    const home = path.join(this.dir, 'ansible-home');
-    Object.assign(env, {
-      HOME: home,
-      ANSIBLE_HOME: path.join(home, '.ansible'),
-      ANSIBLE_CONFIG: path.join(this.dir, 'ansible.cfg'),
-      ANSIBLE_LOCAL_TEMP: path.join(this.dir, 'ansible-tmp', 'local'),
-      ANSIBLE_REMOTE_TEMP: path.join(this.dir, 'ansible-tmp', 'remote'),
-      ANSIBLE_NOCOLOR: '1',
-      LC_ALL: 'C.UTF-8', // ansible-core refuses a locale whose encoding is not UTF-8
-    });
     const vars = {
       codemod_command: `${shellQuote(process.execPath)} ${shellQuote(BIN)}`,
       codemod_fetch_dir: this.reports,
@@ -90,7 +95,7 @@ class Fleet {
     };
     const r = spawnSync('ansible-playbook', ['-i', 'inventory.json', PLAYBOOK, '-e', JSON.stringify(vars)], {
       cwd: this.dir,
-      env,
+      env: ansibleEnv(this.dir),
       encoding: 'utf8',
       timeout: 240_000,
     });
@@ -112,9 +117,9 @@ class Fleet {
   }
 }
 
-/** What the CLI prints when run by hand the way the playbook runs it (from /). */
-function directReport(mode: 'check' | 'write', root: string): { status: number | null; stdout: Buffer } {
-  const r = spawnSync(process.execPath, [BIN, `--${mode}`, '--format', 'json', root], { cwd: '/', env: { ...process.env, CI: 'true' } });
+/** What `--check --format json` prints when run by hand the way the playbook runs it (from /). */
+function directReport(root: string): { status: number | null; stdout: Buffer } {
+  const r = spawnSync(process.execPath, [BIN, '--check', '--format', 'json', root], { cwd: '/', env: { ...process.env, CI: 'true' } });
   return { status: r.status, stdout: r.stdout };
 }
 
@@ -150,7 +155,9 @@ function reportedChanges(report: Report): string[] {
 }
 
 beforeAll(() => {
-  const v = spawnSync('ansible-playbook', ['--version'], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C.UTF-8' } });
+  const dir = tempDir('codemod-ansible-');
+  const v = spawnSync('ansible-playbook', ['--version'], { encoding: 'utf8', env: ansibleEnv(dir) });
+  fs.rmSync(dir, { recursive: true, force: true });
   if (v.error || v.status !== 0) {
     throw new Error(
       `ansible-playbook is not usable (${v.error?.message ?? v.stderr}): npm test installs Debian's ansible-core with scripts/ensure-ansible.sh; run it, then this suite`,
@@ -170,7 +177,7 @@ describe('three hosts: dry run, write, dry run again', () => {
   afterAll(() => fleet?.remove());
 
   test('the dry run fetches one report per host, byte for byte what the tool prints, and changes no byte', () => {
-    const expected = new Map(HOSTS.map((h) => [h, directReport('check', fleet.root(h))]));
+    const expected = new Map(HOSTS.map((h) => [h, directReport(fleet.root(h))]));
     for (const { status } of expected.values()) expect(status).toBe(1); // changes pending: not a failure
 
     const run = fleet.play();
@@ -240,7 +247,7 @@ describe('three hosts: dry run, write, dry run again', () => {
       expect(report.summary.errors).toBe(0);
       // what remains is only for a human: findings to review or act on
       for (const s of report.servers) expect(['unchanged', 'review', 'manual']).toContain(s.status);
-      expect(directReport('check', fleet.root(host)).status).toBe(report.summary.needManual > 0 ? 1 : 0);
+      expect(directReport(fleet.root(host)).status).toBe(report.summary.needManual > 0 ? 1 : 0);
       expect(changedPaths(before.get(host)!, snapshot(fleet.root(host)))).toEqual([]);
     }
     expect(run.output).toMatch(/TASK \[codemod : Write the migration\] \*+\nskipping: \[\w+\]\nskipping: \[\w+\]\nskipping: \[\w+\]\n/);
@@ -255,7 +262,7 @@ describe('negative control: a host whose config does not parse', () => {
   test('fails (exit 2) with its error and report, is not written; the others still report and write', () => {
     fleet = new Fleet([...HOSTS, 'broken']);
     const brokenBefore = snapshot(fleet.root('broken'));
-    expect(directReport('check', fleet.root('broken')).status).toBe(2);
+    expect(directReport(fleet.root('broken')).status).toBe(2);
 
     const run = fleet.play({ codemod_write: true });
     expect(run.status).toBe(2); // ansible-playbook: a host failed
