@@ -4,6 +4,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { TRANSFORMS } from '../transforms';
 import { explain } from './explain/explain';
+import { terminalProgress } from './report/progress';
 import { EXIT_ERROR, Mode, Output, defaultJobs, main } from './run/main';
 
 const out: Output = {
@@ -33,7 +34,12 @@ export async function cli(argv: string[]): Promise<number> {
     .option('patch', { type: 'string', describe: 'write the unified diff to FILE instead of standard output', requiresArg: true })
     .option('only', { type: 'string', requiresArg: true, describe: 'run only these transforms (ids, comma-separated or repeated)' })
     .option('skip', { type: 'string', requiresArg: true, describe: 'do not run these transforms' })
-    .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'report format on standard output' })
+    .option('format', {
+      choices: ['text', 'json', 'sarif', 'github'] as const,
+      default: 'text' as const,
+      describe: 'what standard output carries: the diff (text), or a report: JSON, SARIF 2.1.0, GitHub Actions annotations',
+    })
+    .option('report-dir', { type: 'string', requiresArg: true, describe: 'write a review site into DIR: index.html (every server), a page, patch and JSON per server' })
     .option('server-root', { type: 'string', describe: 'ServerRoot to resolve relative Include paths against', requiresArg: true })
     .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'do not list info findings' })
     .option('httpd', { type: 'string', requiresArg: true, describe: 'a 2.4 httpd binary to probe for built-in modules and its module directory' })
@@ -87,6 +93,8 @@ export async function cli(argv: string[]): Promise<number> {
         quiet: args.quiet,
         runOptions: { httpd: args.httpd, mpm: args.mpm, pinDefaults: args['pin-defaults'], dualSyntax: args['dual-syntax'] },
         jobs,
+        reportDir: args['report-dir'],
+        progress: terminalProgress(process.stderr, process.env),
       },
       out,
     );

@@ -7,13 +7,18 @@
  */
 import * as fs from 'fs';
 import * as os from 'os';
+import * as path from 'path';
 import { selectTransforms } from '../../transforms';
 import { Finding } from '../model/finding';
 import { Mode, RunReport, Summary } from '../model/run-report';
 import { RunOptions } from '../model/run-options';
 import { InputError, ServerOutcome } from '../model/server-outcome';
 import { errorLine, findingLines } from '../report/findings';
+import { githubAnnotations } from '../report/github';
 import { jsonReport } from '../report/json';
+import { ReportSite } from '../report/site/report-site';
+import { sarifReport } from '../report/sarif';
+import { utf8Bytes } from '../report/utf8-bytes';
 import { summaryLine } from '../report/summary';
 import { planServers } from '../server/discover';
 import { runServers } from './pool';
@@ -27,7 +32,9 @@ export interface MainOptions {
   readonly patchFile?: string;
   readonly only?: readonly string[];
   readonly skip?: readonly string[];
-  readonly format?: 'text' | 'json';
+  readonly format?: Format;
+  /** Write the review site (index.html, and per server a page, patch and JSON entry) into this directory. */
+  readonly reportDir?: string;
   readonly serverRoot?: string;
   readonly quiet?: boolean;
   readonly cwd?: string;
@@ -44,6 +51,9 @@ export interface Progress {
   update(done: number, outcome: ServerOutcome): void;
   stop(): void;
 }
+
+/** What standard output carries: the diff (text), or a report for machines. */
+export type Format = 'text' | 'json' | 'sarif' | 'github';
 
 export interface Output {
   stdout(text: string): void;
@@ -79,8 +89,10 @@ export async function main(options: MainOptions, out: Output): Promise<number> {
   selectTransforms(options.only, options.skip);
   const plan = planServers(options.paths, { cwd: options.cwd, serverRoot: options.serverRoot });
   const settings: JobSettings = { mode, only: options.only ?? [], skip: options.skip ?? [], runOptions: options.runOptions ?? {} };
-  const keepPatches = options.format === 'json';
-  const streamPatch = options.format !== 'json' && mode === 'diff' && !options.patchFile;
+  const format = options.format ?? 'text';
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const keepPatches = format === 'json';
+  const streamPatch = format === 'text' && mode === 'diff' && !options.patchFile;
 
   const globalErrors: InputError[] = [...plan.errors];
   let patchFd: number | null = null;
@@ -92,6 +104,15 @@ export async function main(options: MainOptions, out: Output): Promise<number> {
     }
   }
 
+  let site: ReportSite | null = null;
+  if (options.reportDir) {
+    try {
+      site = new ReportSite(path.resolve(cwd, options.reportDir));
+    } catch (error) {
+      globalErrors.push({ path: options.reportDir, message: `cannot write the report: ${(error as Error).message}` });
+    }
+  }
+
   const servers: ServerOutcome[] = [];
   options.progress?.start(plan.servers.length);
   try {
@@ -100,6 +121,7 @@ export async function main(options: MainOptions, out: Output): Promise<number> {
         if (streamPatch) out.stdout(outcome.patch);
         if (patchFd !== null) fs.writeSync(patchFd, Buffer.from(outcome.patch, 'latin1'));
       }
+      site?.addServer(outcome);
       servers.push(keepPatches ? outcome : { ...outcome, patch: '' });
       options.progress?.update(servers.length, outcome);
     });
@@ -108,22 +130,30 @@ export async function main(options: MainOptions, out: Output): Promise<number> {
     if (patchFd !== null) fs.closeSync(patchFd);
   }
 
+  if (site) globalErrors.push(...site.finish({ mode, errors: globalErrors, skipped: plan.skipped, summary: summarize(servers, globalErrors, plan.skipped.length) }));
   const summary = summarize(servers, globalErrors, plan.skipped.length);
   const report: RunReport = { mode, servers, errors: globalErrors, skipped: plan.skipped, summary };
   const errors = [...globalErrors, ...servers.flatMap((s) => s.errors)];
   const changed = servers.flatMap((s) => s.files).filter((f) => f.status === 'changed');
 
-  if (options.format === 'json') {
+  if (format === 'json') {
     out.stdout(jsonReport(report));
+  } else if (format === 'sarif') {
+    out.stdout(sarifReport(report, cwd));
   } else {
     const lines: string[] = [];
-    if (mode === 'check') {
-      for (const f of changed) lines.push(`would change: ${f.path}`);
+    if (format === 'github') {
+      // findings and errors are annotations on stdout; stderr keeps the summary
+      out.stdout(utf8Bytes(githubAnnotations(report, { quiet: options.quiet })));
     } else {
-      const findings: Finding[] = servers.flatMap((s) => s.findings);
-      lines.push(...findingLines(findings, { quiet: options.quiet }));
+      if (mode === 'check') {
+        for (const f of changed) lines.push(`would change: ${f.path}`);
+      } else {
+        const findings: Finding[] = servers.flatMap((s) => s.findings);
+        lines.push(...findingLines(findings, { quiet: options.quiet }));
+      }
+      lines.push(...errors.map(errorLine));
     }
-    lines.push(...errors.map(errorLine));
     lines.push(summaryLine(summary, mode === 'write' ? 'changed' : 'would change'));
     out.stderr(lines.map((l) => l + '\n').join(''));
   }
