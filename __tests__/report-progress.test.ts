@@ -72,6 +72,8 @@ test('terminalProgress: a TTY outside CI only', () => {
   expect(terminalProgress(tty, { CI: 'true' })).toBeUndefined();
   expect(terminalProgress(tty, { CI: '1' })).toBeUndefined();
   expect(terminalProgress(pipe, {})).toBeUndefined();
+  expect(terminalProgress(tty, {}, { diffOnTerminal: true })).toBeUndefined();
+  expect(terminalProgress(tty, {}, { diffOnTerminal: false })).toBeInstanceOf(ProgressBar);
   expect(PROGRESS_AFTER_MS).toBe(1000);
 });
 
@@ -88,14 +90,15 @@ describe('the CLI on a pseudo-terminal', () => {
   });
   afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  /** Runs codemod with stderr on a pseudo-terminal (what `script` records) and stdout into a file. */
-  function onTerminal(args: string, env: NodeJS.ProcessEnv): { terminal: string; stdout: string; status: number | null } {
+  /** Runs codemod with stderr on a pseudo-terminal (what `script` records) and stdout into a file, or on the terminal too. */
+  function onTerminal(args: string, env: NodeJS.ProcessEnv, stdoutToo = false): { terminal: string; stdout: string; status: number | null } {
     const base = { ...process.env };
     delete base.CI;
     delete base[PROGRESS_AFTER_ENV];
-    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} ${args} > out.txt`;
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} ${args}${stdoutToo ? '' : ' > out.txt'}`;
     const r = spawnSync(SCRIPT as string, ['-qec', command, '/dev/null'], { cwd: tmp, env: { ...base, ...env }, encoding: 'latin1' });
-    return { terminal: r.stdout.replace(/\r\n/g, '\n'), stdout: fs.readFileSync(path.join(tmp, 'out.txt'), 'latin1'), status: r.status };
+    const stdout = stdoutToo ? '' : fs.readFileSync(path.join(tmp, 'out.txt'), 'latin1');
+    return { terminal: r.stdout.replace(/\r\n/g, '\n'), stdout, status: r.status };
   }
 
   test('shows servers done / total and the rate, then the same findings, summary and stdout as without', () => {
@@ -108,6 +111,15 @@ describe('the CLI on a pseudo-terminal', () => {
     expect(r.terminal.endsWith(plain.stderr)).toBe(true);
     expect(r.terminal.length).toBeGreaterThan(plain.stderr.length);
     expect(plain.stderr).not.toMatch(/servers\/s|\x1b/);
+  });
+
+  test('not while the diff streams onto the same terminal; with --check or --write it shows', () => {
+    const plain = codemod(tmp, ['--jobs', '1', 'fleet']);
+    const both = onTerminal('--jobs 1 fleet', { [PROGRESS_AFTER_ENV]: '0' }, true);
+    expect(both.terminal).toBe(plain.stdout + plain.stderr);
+    const check = onTerminal('--check --jobs 1 fleet', { [PROGRESS_AFTER_ENV]: '0' }, true);
+    expect(check.terminal).toMatch(/servers .*\d+\/40 \| /);
+    expect(check.terminal.endsWith(codemod(tmp, ['--check', 'fleet']).stderr)).toBe(true);
   });
 
   test('with CI set, or a run shorter than a moment: byte for byte what a pipe gets', () => {

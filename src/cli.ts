@@ -94,7 +94,9 @@ export async function cli(argv: string[]): Promise<number> {
         runOptions: { httpd: args.httpd, mpm: args.mpm, pinDefaults: args['pin-defaults'], dualSyntax: args['dual-syntax'] },
         jobs,
         reportDir: args['report-dir'],
-        progress: terminalProgress(process.stderr, process.env),
+        progress: terminalProgress(process.stderr, process.env, {
+          diffOnTerminal: mode === 'diff' && args.format === 'text' && !args.patch && process.stdout.isTTY === true,
+        }),
       },
       out,
     );

@@ -1,6 +1,7 @@
 /**
  * Progress on standard error while servers run: `servers [bar] done/total | rate servers/s | ETA`.
- * Only on a terminal (stderr is a TTY) outside CI (`CI` unset or empty), and only once the run
+ * Only on a terminal (stderr is a TTY) outside CI (`CI` unset or empty), not while the diff streams
+ * onto that terminal, and only once the run
  * has lasted PROGRESS_AFTER_MS, so quick runs print nothing extra; the bar is cleared when the
  * run ends, before the findings and the summary are printed.
  */
@@ -65,9 +66,13 @@ export class ProgressBar implements Progress {
   }
 }
 
-/** A progress bar when `stream` is a terminal and `CI` is unset (or empty); undefined otherwise. */
-export function terminalProgress(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): Progress | undefined {
-  if (!stream.isTTY || (env.CI !== undefined && env.CI !== '')) return undefined;
+/**
+ * A progress bar when `stream` is a terminal and `CI` is unset (or empty); undefined otherwise,
+ * and when the diff streams onto the same terminal while servers run (it shows the progress, and
+ * a bar redrawn between its lines would garble both).
+ */
+export function terminalProgress(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv, options: { diffOnTerminal?: boolean } = {}): Progress | undefined {
+  if (!stream.isTTY || (env.CI !== undefined && env.CI !== '') || options.diffOnTerminal) return undefined;
   const after = Number(env[PROGRESS_AFTER_ENV] ?? PROGRESS_AFTER_MS);
   return new ProgressBar(stream, Number.isFinite(after) && after >= 0 ? after : PROGRESS_AFTER_MS);
 }
