@@ -16,10 +16,10 @@ import { InputError, ServerOutcome } from '../model/server-outcome';
 import { errorLine, findingLines } from '../report/findings';
 import { githubAnnotations } from '../report/github';
 import { jsonReport } from '../report/json';
-import { ReportSite } from '../report/site/report-site';
 import { sarifReport } from '../report/sarif';
-import { utf8Bytes } from '../report/utf8-bytes';
+import { ReportSite } from '../report/site/report-site';
 import { summaryLine } from '../report/summary';
+import { utf8Bytes } from '../report/utf8-bytes';
 import { planServers } from '../server/discover';
 import { runServers } from './pool';
 import { JobSettings } from './server-job';
@@ -140,20 +140,19 @@ export async function main(options: MainOptions, out: Output): Promise<number> {
     out.stdout(jsonReport(report));
   } else if (format === 'sarif') {
     out.stdout(sarifReport(report, cwd));
+  } else if (format === 'github') {
+    // findings and errors are annotations on stdout; stderr keeps the summary line
+    out.stdout(utf8Bytes(githubAnnotations(report, { quiet: options.quiet })));
+    out.stderr(summaryLine(summary, mode === 'write' ? 'changed' : 'would change') + '\n');
   } else {
     const lines: string[] = [];
-    if (format === 'github') {
-      // findings and errors are annotations on stdout; stderr keeps the summary
-      out.stdout(utf8Bytes(githubAnnotations(report, { quiet: options.quiet })));
+    if (mode === 'check') {
+      for (const f of changed) lines.push(`would change: ${f.path}`);
     } else {
-      if (mode === 'check') {
-        for (const f of changed) lines.push(`would change: ${f.path}`);
-      } else {
-        const findings: Finding[] = servers.flatMap((s) => s.findings);
-        lines.push(...findingLines(findings, { quiet: options.quiet }));
-      }
-      lines.push(...errors.map(errorLine));
+      const findings: Finding[] = servers.flatMap((s) => s.findings);
+      lines.push(...findingLines(findings, { quiet: options.quiet }));
     }
+    lines.push(...errors.map(errorLine));
     lines.push(summaryLine(summary, mode === 'write' ? 'changed' : 'would change'));
     out.stderr(lines.map((l) => l + '\n').join(''));
   }
