@@ -4,6 +4,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { TRANSFORMS } from '../transforms';
 import { explain } from './explain/explain';
+import { terminalProgress } from './report/progress';
 import { EXIT_ERROR, Mode, Output, defaultJobs, main } from './run/main';
 
 const out: Output = {
@@ -38,7 +39,12 @@ export async function cli(argv: string[]): Promise<number> {
     .option('patch', { type: 'string', describe: 'write the unified diff to FILE instead of standard output', requiresArg: true })
     .option('only', { type: 'string', requiresArg: true, describe: 'run only these transforms (ids, comma-separated or repeated)' })
     .option('skip', { type: 'string', requiresArg: true, describe: 'do not run these transforms' })
-    .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'report format on standard output' })
+    .option('format', {
+      choices: ['text', 'json', 'sarif', 'github'] as const,
+      default: 'text' as const,
+      describe: 'what standard output carries: the diff (text), or a report: JSON, SARIF 2.1.0, GitHub Actions annotations',
+    })
+    .option('report-dir', { type: 'string', requiresArg: true, describe: 'write a review site into DIR: index.html (every server), a page, patch and JSON per server' })
     .option('context', {
       type: 'string',
       array: true,
@@ -99,6 +105,10 @@ export async function cli(argv: string[]): Promise<number> {
         quiet: args.quiet,
         runOptions: { httpd: args.httpd, mpm: args.mpm, pinDefaults: args['pin-defaults'], dualSyntax: args['dual-syntax'] },
         jobs,
+        reportDir: args['report-dir'],
+        progress: terminalProgress(process.stderr, process.env, {
+          diffOnTerminal: mode === 'diff' && args.format === 'text' && !args.patch && process.stdout.isTTY === true,
+        }),
       },
       out,
     );

@@ -7,14 +7,19 @@
  */
 import * as fs from 'fs';
 import * as os from 'os';
+import * as path from 'path';
 import { selectTransforms } from '../../transforms';
 import { Finding } from '../model/finding';
 import { Mode, RunReport, Summary } from '../model/run-report';
 import { RunOptions } from '../model/run-options';
 import { InputError, ServerOutcome, serverStatus } from '../model/server-outcome';
 import { errorLine, findingLines } from '../report/findings';
+import { githubAnnotations } from '../report/github';
 import { jsonReport } from '../report/json';
+import { sarifReport } from '../report/sarif';
+import { ReportSite } from '../report/site/report-site';
 import { summaryLine } from '../report/summary';
+import { utf8Bytes } from '../report/utf8-bytes';
 import { planServers } from '../server/discover';
 import { runServers } from './pool';
 import { JobSettings } from './server-job';
@@ -27,7 +32,9 @@ export interface MainOptions {
   readonly patchFile?: string;
   readonly only?: readonly string[];
   readonly skip?: readonly string[];
-  readonly format?: 'text' | 'json';
+  readonly format?: Format;
+  /** Write the review site (index.html, and per server a page, patch and JSON entry) into this directory. */
+  readonly reportDir?: string;
   readonly serverRoot?: string;
   /** --context: main configs read for the files' parents, modules and paths, never written. */
   readonly context?: readonly string[];
@@ -46,6 +53,9 @@ export interface Progress {
   update(done: number, outcome: ServerOutcome): void;
   stop(): void;
 }
+
+/** What standard output carries: the diff (text), or a report for machines. */
+export type Format = 'text' | 'json' | 'sarif' | 'github';
 
 export interface Output {
   stdout(text: string): void;
@@ -78,19 +88,19 @@ export function summarize(servers: readonly ServerOutcome[], errors: readonly In
 /** Findings that state an assumption of the whole run: said once, by the first server (in plan order) that makes it. */
 const RUN_FINDINGS = ['access-context-assumed'];
 
-function onePerRun(servers: ServerOutcome[], codes: readonly string[]): void {
+/** Drops run-level findings a server before it (in plan order) already made; outcomes arrive in plan order. */
+function oncePerRun(codes: readonly string[]): (server: ServerOutcome) => ServerOutcome {
   const said = new Set<string>();
-  servers.forEach((server, i) => {
+  return (server) => {
     const findings = server.findings.filter((f) => {
       if (!codes.includes(f.code)) return true;
       if (said.has(f.code)) return false;
       said.add(f.code);
       return true;
     });
-    if (findings.length !== server.findings.length) {
-      servers[i] = { ...server, findings, status: serverStatus(server.files, findings, server.errors) };
-    }
-  });
+    if (findings.length === server.findings.length) return server;
+    return { ...server, findings, status: serverStatus(server.files, findings, server.errors) };
+  };
 }
 
 export async function main(options: MainOptions, out: Output): Promise<number> {
@@ -99,8 +109,10 @@ export async function main(options: MainOptions, out: Output): Promise<number> {
   selectTransforms(options.only, options.skip);
   const plan = planServers(options.paths, { cwd: options.cwd, serverRoot: options.serverRoot, context: options.context });
   const settings: JobSettings = { mode, only: options.only ?? [], skip: options.skip ?? [], runOptions: options.runOptions ?? {} };
-  const keepPatches = options.format === 'json';
-  const streamPatch = options.format !== 'json' && mode === 'diff' && !options.patchFile;
+  const format = options.format ?? 'text';
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const keepPatches = format === 'json';
+  const streamPatch = format === 'text' && mode === 'diff' && !options.patchFile;
 
   const globalErrors: InputError[] = [...plan.errors];
   let patchFd: number | null = null;
@@ -112,14 +124,26 @@ export async function main(options: MainOptions, out: Output): Promise<number> {
     }
   }
 
+  let site: ReportSite | null = null;
+  if (options.reportDir) {
+    try {
+      site = new ReportSite(path.resolve(cwd, options.reportDir));
+    } catch (error) {
+      globalErrors.push({ path: options.reportDir, message: `cannot write the report: ${(error as Error).message}` });
+    }
+  }
+
   const servers: ServerOutcome[] = [];
   options.progress?.start(plan.servers.length);
   try {
-    await runServers(plan.servers, settings, Math.max(1, options.jobs ?? defaultJobs()), (outcome) => {
+    const runLevel = oncePerRun(RUN_FINDINGS);
+    await runServers(plan.servers, settings, Math.max(1, options.jobs ?? defaultJobs()), (done) => {
+      const outcome = runLevel(done);
       if (outcome.patch) {
         if (streamPatch) out.stdout(outcome.patch);
         if (patchFd !== null) fs.writeSync(patchFd, Buffer.from(outcome.patch, 'latin1'));
       }
+      site?.addServer(outcome);
       servers.push(keepPatches ? outcome : { ...outcome, patch: '' });
       options.progress?.update(servers.length, outcome);
     });
@@ -128,14 +152,20 @@ export async function main(options: MainOptions, out: Output): Promise<number> {
     if (patchFd !== null) fs.closeSync(patchFd);
   }
 
-  onePerRun(servers, RUN_FINDINGS);
+  if (site) globalErrors.push(...site.finish({ mode, errors: globalErrors, skipped: plan.skipped, summary: summarize(servers, globalErrors, plan.skipped.length) }));
   const summary = summarize(servers, globalErrors, plan.skipped.length);
   const report: RunReport = { mode, servers, errors: globalErrors, skipped: plan.skipped, summary };
   const errors = [...globalErrors, ...servers.flatMap((s) => s.errors)];
   const changed = servers.flatMap((s) => s.files).filter((f) => f.status === 'changed');
 
-  if (options.format === 'json') {
+  if (format === 'json') {
     out.stdout(jsonReport(report));
+  } else if (format === 'sarif') {
+    out.stdout(sarifReport(report, cwd));
+  } else if (format === 'github') {
+    // findings and errors are annotations on stdout; stderr keeps the summary line
+    out.stdout(utf8Bytes(githubAnnotations(report, { quiet: options.quiet })));
+    out.stderr(summaryLine(summary, mode === 'write' ? 'changed' : 'would change') + '\n');
   } else {
     const lines: string[] = [];
     if (mode === 'check') {
