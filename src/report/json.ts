@@ -21,7 +21,7 @@ export function jsonReport(report: RunReport): string {
           findings: s.findings,
           modules: s.modules,
           errors: s.errors,
-          ...(s.verification ? { verified: s.verification.verified, verification: s.verification } : {}),
+          ...(s.verification ? { verified: s.verification.skipped ? null : s.verification.verified, verification: s.verification } : {}),
         })),
         files: servers.flatMap((s) =>
           s.files.map((f) => ({
