@@ -84,6 +84,19 @@ function leftovers(plan: ServerPlan, mode: Mode): Finding[] {
   return out;
 }
 
+/**
+ * The text a per-directory file gets from its own run (it is a server of its own: discovery never
+ * puts one in a main config's server), for the request replay to stage; null when it is unchanged.
+ */
+function migratePerDirectory(realPath: string, settings: JobSettings): string | null {
+  const plan: ServerPlan = { id: realPath, main: null, serverRoot: null, files: [{ realPath, displayPath: realPath, role: 'htaccess' }], includes: new Map([[realPath, []]]) };
+  const { server } = loadServer(plan);
+  if (server.files.length === 0) return null;
+  const run = runServer(server, selectTransforms(settings.only, settings.skip), settings.runOptions);
+  const result = fileResult(server.files[0], run.failed.get(realPath));
+  return result.status === 'changed' ? result.output : null;
+}
+
 /** The error that stands for a server httpd refused (exit 2); with --write nothing of it is written. */
 function refusal(verification: Verification, main: string, mode: Mode): InputError {
   const cause = refusalCause(verification);
@@ -121,7 +134,14 @@ export async function processServer(plan: ServerPlan, settings: JobSettings): Pr
   const refused = new Set<string>();
   if (settings.verify) {
     const main = server.main ? (texts.find((t) => t.realPath === server.main?.realPath) ?? null) : null;
-    verification = await verifyServer({ mode: settings.verify, httpd: settings.runOptions.httpd, main, files: texts, serverRoot: plan.serverRoot });
+    verification = await verifyServer({
+      mode: settings.verify,
+      httpd: settings.runOptions.httpd,
+      main,
+      files: texts,
+      serverRoot: plan.serverRoot,
+      migratePerDirectory: (realPath) => migratePerDirectory(realPath, settings),
+    });
     if (!verification.verified && !verification.skipped) {
       errors.push(refusal(verification, (plan.main ?? plan.files[0]).displayPath, settings.mode));
       if (settings.mode === 'write') {

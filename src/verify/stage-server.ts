@@ -124,15 +124,22 @@ function writeStaged(file: string, text: string): void {
   fs.writeFileSync(file, Buffer.from(text, 'latin1'), { mode: 0o600 });
 }
 
+/** The server's ServerRoot mapping as discovery resolved it, and the ServerRoot its main config writes (null when none). */
+export function serverRootOf(main: ServerFileText, root: string): { serverRoot: ServerRoot; configured: string | null } {
+  const facts = FileFacts.of(parse(main.original));
+  return {
+    serverRoot: resolveServerRoot({ mainPath: main.realPath, facts, override: root, includesMatch: () => false }),
+    configured: configuredServerRoot(facts, main.realPath),
+  };
+}
+
 export function stageServer(input: StageInput): Stage {
   const { layout, probe, hooks } = input;
   const notes = new Set<string>();
   const sources = new Map<string, StagedSource>();
   const byReal = new Map(input.files.map((f) => [f.realPath, f]));
 
-  const mainFacts = FileFacts.of(parse(input.main.original));
-  const serverRoot = resolveServerRoot({ mainPath: input.main.realPath, facts: mainFacts, override: input.serverRoot, includesMatch: () => false });
-  const configured = configuredServerRoot(mainFacts, input.main.realPath);
+  const { serverRoot, configured } = serverRootOf(input.main, input.serverRoot);
   const realRoot = serverRoot.root;
   const realRootResolved = realpathOr(realRoot);
   // where a path of the tree goes: under the root into root/, anything else below fs/

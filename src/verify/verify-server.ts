@@ -24,6 +24,8 @@ export interface VerifyInput {
   /** Every loaded file of the server, main included. */
   readonly files: readonly ServerFileText[];
   readonly serverRoot: string | null;
+  /** `--verify=requests`: the migrated text of a per-directory file met under the server's content (as its own run writes it). */
+  readonly migratePerDirectory?: (realPath: string) => string | null;
 }
 
 function keepStage(): boolean {
@@ -66,7 +68,7 @@ export async function verifyServer(input: VerifyInput): Promise<Verification> {
     };
     if (!test.ok || mode === 'configtest') return { ...base, verified: test.ok, messages: test.messages };
 
-    const replay = await replayRequests({ main: input.main, files: input.files, serverRoot: input.serverRoot, probe, modules: test.modules, keep: keepStage() });
+    const replay = await replayRequests({ main: input.main, files: input.files, serverRoot: input.serverRoot, probe, modules: test.modules, keep: keepStage(), migratePerDirectory: input.migratePerDirectory });
     const messages: VerificationMessage[] = [...test.messages, ...replay.messages];
     return {
       ...base,
@@ -88,5 +90,10 @@ export function refusalCause(v: Verification): VerificationMessage | null {
     const count = v.requests.mismatches.length + v.requests.static.mismatches.length;
     return { text: `${count} request${count === 1 ? '' : 's'} answered otherwise than 2.2 did, e.g. ${m.request}: 2.2 ${m.expected}, 2.4 ${m.actual}` };
   }
-  return v.messages.find((m) => m.file !== undefined) ?? v.messages[v.messages.length - 1] ?? { text: `${path.basename(v.httpd ?? 'httpd')} refused the server` };
+  return (
+    v.messages.find((m) => m.file !== undefined) ??
+    v.messages.find((m) => /:(error|crit|alert|emerg)\]|^AH\d+: .*(Cannot|cannot|Unable|unable|failed|invalid)/.test(m.text)) ??
+    v.messages.find((m) => !/\[\w+:(warn|notice|info)\]|^AH00558:|Warning:/.test(m.text)) ??
+    v.messages[v.messages.length - 1] ?? { text: `${path.basename(v.httpd ?? 'httpd')} refused the server` }
+  );
 }
