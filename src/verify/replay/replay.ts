@@ -225,6 +225,11 @@ export async function replayRequests(input: ReplayInput): Promise<ReplayResult> 
       sent++;
       if (typeof s !== 'number' || statusClass(s) !== r.expected) mismatches.push({ request: describe(r), expected: r.expected, actual: s, scopes: r.scopes });
     });
+    if (input.keep) {
+      const rows = set.live.map((r, i) => `${describe(r)}\t${r.expected}\t${statuses[i]}\t${r.scopes.join(' ')}`);
+      const statics = set.statics.map((s) => `${s.text}\t${s.expected}\t${s.actual}\t${s.scopes.join(' ')}`);
+      fs.writeFileSync(path.join(layout.dir, 'replay.tsv'), ['request\t2.2\tmigrated\tscopes', ...rows, ...statics].join('\n') + '\n');
+    }
     if (sent < set.live.length) notReplayed.push(`${set.live.length - sent} requests not sent: the replay's time limit (${TOTAL_MS / 1000} s) was reached`);
     const requests: RequestReplay = { sent, matched: sent - mismatches.length, mismatches, static: staticResult, notReplayed };
     return { ok: mismatches.length === 0 && staticMismatches.length === 0, messages: [], staged: notes, requests };
