@@ -14,6 +14,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { RequestReplay } from '../src/model/server-outcome';
 import { verifyServer } from '../src/verify/verify-server';
 import { APACHE2 } from './support/httpd';
 import { debianTree, hashTree, migrateInMemory, plant, processesNaming, runCli, shopTree, upstreamTree } from './support/verify';
@@ -21,13 +22,7 @@ import { workDir } from './support/whole-server';
 
 jest.setTimeout(240000);
 
-interface Replay {
-  sent: number;
-  matched: number;
-  mismatches: { request: string; expected: number; actual: number | string; scopes: string[] }[];
-  static: { evaluated: number; matched: number; mismatches: { request: string; expected: number; actual: number | string }[] };
-  notReplayed: string[];
-}
+type Replay = RequestReplay;
 
 let work: string;
 let tmp: string;
