@@ -276,7 +276,15 @@ export function stageServer(input: StageInput): Stage {
     { from: layout.outside, to: '' },
     { from: layout.dir, to: '<stage>' },
   ]);
-  return { layout, main, args: ['-d', layout.root, '-f', main], env, notes: [...notes], sources, displayMaps, includeContext, serverRoot };
+  // httpd's compiled-in defaults (logs/httpd.pid, logs/error_log, the runtime directory) would
+  // resolve through root/logs, a link to the host's own directory: set them first, in the stage;
+  // the config's own lines (already pointed into the stage) still win
+  const defaults = [
+    `PidFile ${path.join(layout.run, 'default.pid')}`,
+    `DefaultRuntimeDir ${layout.run}`,
+    `ErrorLog ${path.join(layout.logs, 'default-error.log')}`,
+  ].flatMap((d) => ['-C', d]);
+  return { layout, main, args: ['-d', layout.root, ...defaults, '-f', main], env, notes: [...notes], sources, displayMaps, includeContext, serverRoot };
 }
 
 /** The display form of the real root, from the main config's display path (relative when the user gave relative paths). */
