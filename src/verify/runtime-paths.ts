@@ -10,7 +10,7 @@ import { makeDirs } from './stage-layout';
 export type RuntimeKind = 'file' | 'dir' | 'log' | 'mutex' | 'socache';
 
 /** Directive (lower case) → what its first argument names. */
-export const RUNTIME_DIRECTIVES: Readonly<Record<string, RuntimeKind>> = {
+export const RUNTIME_DIRECTIVES: ReadonlyMap<string, RuntimeKind> = new Map(Object.entries({
   pidfile: 'file',
   scoreboardfile: 'file',
   lockfile: 'file',
@@ -44,7 +44,7 @@ export const RUNTIME_DIRECTIVES: Readonly<Record<string, RuntimeKind>> = {
   acceptmutex: 'mutex',
   sslsessioncache: 'socache',
   sslstaplingcache: 'socache',
-};
+} satisfies Record<string, RuntimeKind>));
 
 /** Hands out stage paths for runtime values, one per occurrence, named after the original. */
 export class RuntimePaths {

@@ -30,7 +30,7 @@ import { includeTargets, IncludeContext } from '../server/resolve-includes';
 import { DEFAULT_ROOTS, ServerRoot, configuredServerRoot, resolveServerRoot } from '../server/server-root';
 import { PlannedFile } from '../server/types';
 import { PrefixMap, mapPath, mapPrefixes, normalizePrefixMaps } from './path-prefixes';
-import { RUNTIME_DIRECTIVES, RuntimePaths } from './runtime-paths';
+import { RUNTIME_DIRECTIVES, RuntimeKind, RuntimePaths } from './runtime-paths';
 import { StageLayout, makeDirs } from './stage-layout';
 
 /** One file of the server with its text before and after the migration. */
@@ -93,7 +93,8 @@ export interface Stage {
 
 const LOAD_MODULE = 'loadmodule';
 const INCLUDES = new Set(['include', 'includeoptional']);
-const CONTENT_DIRECTIVES: Readonly<Record<string, number>> = { documentroot: 0, alias: 1, scriptalias: 1, aliasmatch: 1, scriptaliasmatch: 1 };
+/** Content directives (lower case) → the index of their path argument. */
+const CONTENT_DIRECTIVES: ReadonlyMap<string, number> = new Map([['documentroot', 0], ['alias', 1], ['scriptalias', 1], ['aliasmatch', 1], ['scriptaliasmatch', 1]]);
 const RUNTIME_ENV: Readonly<Record<string, (l: StageLayout) => string>> = {
   APACHE_RUN_DIR: (l) => l.run,
   APACHE_LOCK_DIR: (l) => path.join(l.run, 'lock'),
@@ -101,20 +102,12 @@ const RUNTIME_ENV: Readonly<Record<string, (l: StageLayout) => string>> = {
   APACHE_PID_FILE: (l) => path.join(l.run, 'httpd.pid'),
 };
 
-function realpathOr(p: string): string {
+/** The real path, or the path itself when it does not resolve. */
+export function realpathOr(p: string): string {
   try {
     return fs.realpathSync.native(p);
   } catch {
     return p;
-  }
-}
-
-function exists(p: string): boolean {
-  try {
-    fs.statSync(p);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -203,12 +196,12 @@ export function stageServer(input: StageInput): Stage {
         } else if (name === LOAD_MODULE && values.length >= 2) {
           const onHost = moduleOnHost(values[1]);
           const fallback = probe.moduleDir ? path.join(probe.moduleDir, path.basename(values[1])) : null;
-          if (!exists(onHost) && fallback && exists(fallback)) {
+          if (!fs.existsSync(onHost) && fallback && fs.existsSync(fallback)) {
             set(1, fallback);
             moduleFallback = true;
           }
-        } else if (name in RUNTIME_DIRECTIVES && values.length > 0) {
-          const staged = runtime.rewrite(RUNTIME_DIRECTIVES[name], values[0]);
+        } else if (RUNTIME_DIRECTIVES.has(name) && values.length > 0) {
+          const staged = runtime.rewrite(RUNTIME_DIRECTIVES.get(name) as RuntimeKind, values[0]);
           if (staged !== null) set(0, staged);
         } else if (hooks && name === 'listen' && values.length > 0) {
           const staged = hooks.listen(values);
@@ -218,8 +211,8 @@ export function stageServer(input: StageInput): Stage {
           }
           edits[0] = staged;
           for (let i = 1; i < edits.length; i++) edits[i] = undefined;
-        } else if (hooks && name in CONTENT_DIRECTIVES) {
-          const i = CONTENT_DIRECTIVES[name];
+        } else if (hooks && CONTENT_DIRECTIVES.has(name)) {
+          const i = CONTENT_DIRECTIVES.get(name) as number;
           const staged = i < values.length ? hooks.contentPath(values[i], false) : null;
           if (staged !== null) set(i, staged);
         } else if (hooks && (name === 'authuserfile' || name === 'authgroupfile') && values.length > 0) {
@@ -249,7 +242,7 @@ export function stageServer(input: StageInput): Stage {
     const file = byReal.get(realpathOr(target));
     if (!file) {
       // reached by an Include but not migrated (binary, skipped): httpd reads it as it is
-      if (!exists(target)) return;
+      if (!fs.existsSync(target)) return;
       fs.mkdirSync(path.dirname(where), { recursive: true, mode: 0o700 });
       fs.symlinkSync(target, where);
       sources.set(where, { display: target, original: null, migrated: null });

@@ -68,7 +68,12 @@ export async function verifyServer(input: VerifyInput): Promise<Verification> {
     };
     if (!test.ok || mode === 'configtest') return { ...base, verified: test.ok, messages: test.messages };
 
-    const replay = await replayRequests({ main: input.main, files: input.files, serverRoot: input.serverRoot, probe, modules: test.modules, keep: keepStage(), migratePerDirectory: input.migratePerDirectory });
+    let replay;
+    try {
+      replay = await replayRequests({ main: input.main, files: input.files, serverRoot: input.serverRoot, probe, modules: test.modules, keep: keepStage(), migratePerDirectory: input.migratePerDirectory });
+    } catch (error) {
+      return { ...base, verified: false, messages: [...test.messages, { text: `the request replay failed: ${(error as Error).message}` }] };
+    }
     const messages: VerificationMessage[] = [...test.messages, ...replay.messages];
     return {
       ...base,

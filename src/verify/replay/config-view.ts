@@ -8,12 +8,12 @@
  *
  * Read-only over src/semantics/access (rules are read with readScopeRules / readAuthz24).
  */
-import * as fs from 'fs';
 import { ConfigFile, Directive, Node, Section } from '../../cst';
 import { includeTargets, IncludeContext } from '../../server/resolve-includes';
 import { ReadResult, readScopeRules } from '../../semantics/access/read-rules';
 import { Authz24Read, readAuthz24 } from '../../semantics/access/read-authz24';
 import { Assumptions, unknownKey } from '../../semantics/access/wrappers';
+import { realpathOr } from '../stage-server';
 
 export type SectionKind = 'directory' | 'directory-regex' | 'files' | 'location';
 
@@ -93,14 +93,6 @@ const AUTH_DIRECTIVES = new Set(['authtype', 'authname', 'authuserfile', 'authgr
 
 function newHost(addresses: readonly string[], where: string): HostContext {
   return { addresses, where, serverName: null, serverAliases: [], documentRoot: null, urlDirectives: [], sections: [], accessFileNames: null, ssl: false, verifyClient: null };
-}
-
-function realpathOr(p: string): string {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return p;
-  }
 }
 
 /** Outcomes of the unknown wrappers inside a section, for the access readers. */

@@ -281,37 +281,24 @@ function methodsFor(chain: readonly ChainLink[]): string[] {
   return [...new Set(['GET', 'POST', ...named])].slice(0, 6);
 }
 
-/** Host names the chain's rules name (`Allow from .example.com`, `Require host`). */
-function hostNames(chain: readonly ChainLink[]): string[] {
-  const names: string[] = [];
+/** The words the chain's address rules name: host names (`Allow from .example.com`, `Require host`) or IP specs (`Allow from 10.1`, `Require ip`). */
+function ruleWords(chain: readonly ChainLink[], kind: 'host' | 'ip'): string[] {
+  const words: string[] = [];
   const tree = (n: RequireNode | null) => {
     if (!n) return;
     if (n.kind === 'require') {
-      if (n.provider === 'host') names.push(...n.args);
+      if (n.provider === kind) words.push(...n.args);
     } else n.children.forEach(tree);
   };
   for (const { scope } of chain) {
     const host = scope.read.rules.host;
-    if (host) for (const e of [...host.allows, ...host.denys]) if (e.entry.kind === 'host') names.push(e.entry.name);
+    for (const { entry } of host ? [...host.allows, ...host.denys] : []) {
+      if (entry.kind === 'host' && kind === 'host') words.push(entry.name);
+      if (entry.kind === 'ip' && kind === 'ip') words.push(entry.spec);
+    }
     tree(scope.authz.tree);
   }
-  return [...new Set(names)];
-}
-
-function ipSpecs(chain: readonly ChainLink[]): string[] {
-  const specs: string[] = [];
-  const tree = (n: RequireNode | null) => {
-    if (!n) return;
-    if (n.kind === 'require') {
-      if (n.provider === 'ip') specs.push(...n.args);
-    } else n.children.forEach(tree);
-  };
-  for (const { scope } of chain) {
-    const host = scope.read.rules.host;
-    if (host) for (const e of [...host.allows, ...host.denys]) if (e.entry.kind === 'ip') specs.push(e.entry.spec);
-    tree(scope.authz.tree);
-  }
-  return [...new Set(specs)];
+  return [...new Set(words)];
 }
 
 /** An address inside the spec (its network with the lowest host bit set), and whether it lies in 127.0.0.0/8. */
@@ -410,8 +397,8 @@ export function planRequests(input: RequestSetInput, targets: readonly Target[])
       const creds = credentialsFor(chain, input.users, (reason) => note(reason, `${target.hostHeader}${uri}`));
       const live = ['127.0.0.1'];
       const elsewhere: { address: string; hostName: string | null }[] = [];
-      const specs = ipSpecs(chain);
-      const names = hostNames(chain);
+      const specs = ruleWords(chain, 'ip');
+      const names = ruleWords(chain, 'host');
       for (const spec of specs) {
         const inside = insideAddress(spec);
         if (!inside) continue;
