@@ -78,7 +78,7 @@ export function debianTree(dest: string): string {
   return dest;
 }
 
-const SHOP_MODULES = ['authz_host', 'authz_user', 'authz_groupfile', 'authn_file', 'auth_basic', 'alias'];
+const SHOP_MODULES = ['authz_host', 'authz_user', 'authz_groupfile', 'authn_file', 'auth_basic', 'alias', 'rewrite'];
 
 /**
  * The shop: a 2.2 server written for ServerRoot /srv/shop (so the stage must map it), with
@@ -126,6 +126,12 @@ export function shopTree(dest: string): string {
       '        Order deny,allow',
       '        Deny from all',
       '    </LimitExcept>',
+      '</Directory>',
+      '',
+      '# retired: mod_rewrite answers here, not the access rules',
+      '<Directory "/srv/shop/htdocs/legacy">',
+      '    RewriteEngine On',
+      '    RewriteRule ^ - [F]',
       '</Directory>',
       '',
       '<Files "*.bak">',

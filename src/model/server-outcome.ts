@@ -90,6 +90,8 @@ export interface RequestMismatch {
 export interface RequestReplay {
   /** Requests sent to the staged server. */
   readonly sent: number;
+  /** The hosts the requests went to (`https://www.example.com`, as the Host header and scheme), with how many each. */
+  readonly hosts: readonly { readonly host: string; readonly sent: number }[];
   readonly matched: number;
   readonly mismatches: readonly RequestMismatch[];
   /** Requests judged without sending them (client addresses outside 127.0.0.0/8), and how many agreed. */

@@ -36,6 +36,8 @@ export interface AccessSection {
   readonly nested: AccessSection[];
   /** Auth directives set here (lower-case name → values), for credentials. */
   readonly auth: ReadonlyMap<string, readonly string[]>;
+  /** Set when the scope holds something that decides answers outside the access model (or sends requests elsewhere): why. */
+  readonly beyondModel: string | null;
 }
 
 export interface UrlDirective {
@@ -123,6 +125,33 @@ function authOf(section: { body: readonly Node[] }, truth: Truth): Map<string, r
   return out;
 }
 
+/**
+ * Directives in a scope that answer or route requests outside the access model: per-directory
+ * RewriteRule (may forbid, or proxy elsewhere), SSLRequire/SSLRequireSSL (mod_ssl's own access
+ * check), a proxy handler.
+ */
+function beyondModelOf(section: { body: readonly Node[] }, truth: Truth, where: string): string | null {
+  const visit = (body: readonly Node[]): string | null => {
+    for (const n of body) {
+      if (n.kind === 'directive') {
+        const name = n.name.toLowerCase();
+        if (name === 'rewriterule') return `${where}: per-directory RewriteRule (may forbid, redirect or proxy)`;
+        if (name === 'sslrequire' || name === 'sslrequiressl') return `${where}: ${n.name} (mod_ssl's own access check)`;
+        if (name === 'sethandler' && /^"?proxy:/i.test(n.values[0] ?? '')) return `${where}: a proxy handler (the replay sends nothing off this machine)`;
+      } else if (n.kind === 'section') {
+        const lower = n.name.toLowerCase();
+        if (CONDITIONALS.has(lower) && !truth(n)) continue;
+        if (lower === 'limit' || lower === 'limitexcept' || CONDITIONALS.has(lower)) {
+          const found = visit(n.body);
+          if (found) return found;
+        }
+      }
+    }
+    return null;
+  };
+  return visit(section.body);
+}
+
 /** Reads one scope (a section, or a per-directory file's top level) with the given truth. */
 export function scopeOf(kind: SectionKind, pattern: string, regex: boolean, section: Section | ConfigFile, where: string, truth: Truth): AccessSection {
   const assume = assumptionsFor(section, truth);
@@ -138,6 +167,7 @@ export function scopeOf(kind: SectionKind, pattern: string, regex: boolean, sect
     allowOverrideList: null,
     nested: [],
     auth: authOf(section, truth),
+    beyondModel: beyondModelOf(section, truth, where),
   };
 }
 

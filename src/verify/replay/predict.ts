@@ -26,6 +26,7 @@ function usesEnvOrHost(node: RequireNode | null): string | null {
 /** Why the model cannot answer for this chain, or null. */
 function unmodelled(chain: readonly ChainLink[]): string | null {
   for (const { scope } of chain) {
+    if (scope.beyondModel) return scope.beyondModel;
     if (scope.read.unsupported) return `${scope.where}: ${scope.read.unsupported}`;
     if (scope.authz.unsupported) return `${scope.where}: ${scope.authz.unsupported}`;
     const host = scope.read.rules.host;

@@ -178,7 +178,7 @@ export async function replayRequests(input: ReplayInput): Promise<ReplayResult> 
     const staticMismatches: RequestMismatch[] = set.statics.filter((s) => s.expected !== s.actual).map((s) => ({ request: s.text, expected: s.expected, actual: s.actual, scopes: s.scopes }));
     const staticResult = { evaluated: set.statics.length, matched: set.statics.length - staticMismatches.length, mismatches: staticMismatches };
     if (set.live.length === 0) {
-      const requests: RequestReplay = { sent: 0, matched: 0, mismatches: [], static: staticResult, notReplayed };
+      const requests: RequestReplay = { sent: 0, hosts: [], matched: 0, mismatches: [], static: staticResult, notReplayed };
       return { ok: staticMismatches.length === 0, messages: [], staged: notes, requests };
     }
 
@@ -218,11 +218,14 @@ export async function replayRequests(input: ReplayInput): Promise<ReplayResult> 
       CONCURRENCY,
     );
     const mismatches: RequestMismatch[] = [];
+    const hosts = new Map<string, number>();
     let sent = 0;
     set.live.forEach((r, i) => {
       const s = statuses[i];
       if (s === 'not sent (time limit)') return;
       sent++;
+      const host = `${r.target.tls ? 'https' : 'http'}://${r.target.hostHeader}`;
+      hosts.set(host, (hosts.get(host) ?? 0) + 1);
       if (typeof s !== 'number' || statusClass(s) !== r.expected) mismatches.push({ request: describe(r), expected: r.expected, actual: s, scopes: r.scopes });
     });
     if (input.keep) {
@@ -231,7 +234,7 @@ export async function replayRequests(input: ReplayInput): Promise<ReplayResult> 
       fs.writeFileSync(path.join(layout.dir, 'replay.tsv'), ['request\t2.2\tmigrated\tscopes', ...rows, ...statics].join('\n') + '\n');
     }
     if (sent < set.live.length) notReplayed.push(`${set.live.length - sent} requests not sent: the replay's time limit (${TOTAL_MS / 1000} s) was reached`);
-    const requests: RequestReplay = { sent, matched: sent - mismatches.length, mismatches, static: staticResult, notReplayed };
+    const requests: RequestReplay = { sent, hosts: [...hosts].map(([host, n]) => ({ host, sent: n })), matched: sent - mismatches.length, mismatches, static: staticResult, notReplayed };
     return { ok: mismatches.length === 0 && staticMismatches.length === 0, messages: [], staged: notes, requests };
   } finally {
     if (server) await server.stop();
