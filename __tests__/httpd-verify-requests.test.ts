@@ -15,8 +15,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { RequestReplay } from '../src/model/server-outcome';
+import { portOpen, spawnHttpd } from '../src/verify/httpd-process';
 import { verifyServer } from '../src/verify/verify-server';
-import { APACHE2 } from './support/httpd';
+import { APACHE2, baseConfig, freePorts } from './support/httpd';
 import { debianTree, hashTree, migrateInMemory, plant, processesNaming, runCli, shopTree, upstreamTree } from './support/verify';
 import { workDir } from './support/whole-server';
 
@@ -142,4 +143,34 @@ test('a server that passes -t but does not start is refused; the staged httpd ne
   expect(r.stderr).toMatch(/^ {2}the staged server did not start: it exited/m);
   expect(r.stderr).toMatch(/could not open mime types config file up\/conf\/mime\.types/);
   expect(hashTree(up)).toEqual(hashes);
+});
+
+test('a staged httpd has a bounded lifetime: its process group ends by itself even if the run never stops it', async () => {
+  const [bounded, control] = await freePorts(2);
+  const start = (port: number, life?: number) => {
+    const dir = path.join(work, `s${port}`);
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'httpd.conf'), baseConfig(dir, port));
+    return spawnHttpd(APACHE2, ['-f', path.join(dir, 'httpd.conf')], process.env, life);
+  };
+  const up = async (port: number) => {
+    for (let i = 0; i < 100 && !(await portOpen(port)); i++) await new Promise((r) => setTimeout(r, 100));
+    return portOpen(port);
+  };
+  const a = start(bounded, 2);
+  const b = start(control);
+  try {
+    expect(await up(bounded)).toBe(true);
+    expect(await up(control)).toBe(true);
+    await new Promise((r) => setTimeout(r, 4000));
+    expect(a.gone()).toBe(true);
+    expect(await portOpen(bounded)).toBe(false);
+    // negative control: without a lifetime the server is still there
+    expect(b.gone()).toBe(false);
+    expect(await portOpen(control)).toBe(true);
+  } finally {
+    await a.stop();
+    await b.stop();
+  }
+  expect(processesNaming(work)).toEqual([]);
 });

@@ -4,6 +4,7 @@
  * also sent, by group, when this process exits normally with the server still running.
  */
 import { spawn } from 'child_process';
+import * as fs from 'fs';
 import * as net from 'net';
 
 export interface HttpdProcess {
@@ -28,9 +29,17 @@ function safeKill(pid: number, signal: NodeJS.Signals): void {
 const running = new Set<number>();
 let exitHook = false;
 
-/** Spawns `BINARY ARGS -D FOREGROUND` detached (its own process group), stderr captured as latin1. */
-export function spawnHttpd(binary: string, args: readonly string[], env?: NodeJS.ProcessEnv): HttpdProcess {
-  const child = spawn(binary, [...args, '-D', 'FOREGROUND'], { detached: true, env, stdio: ['ignore', 'ignore', 'pipe'] });
+const TIMEOUT = ['/usr/bin/timeout', '/bin/timeout'].find((p) => fs.existsSync(p)) ?? null;
+
+/**
+ * Spawns `BINARY ARGS -D FOREGROUND` detached (its own process group), stderr captured as latin1.
+ * With `maxLifetimeSec`, coreutils' `timeout` leads the group and ends it (TERM, KILL 5 s later)
+ * after that long whatever happens to this process: a server cannot outlive a killed run for long.
+ */
+export function spawnHttpd(binary: string, args: readonly string[], env?: NodeJS.ProcessEnv, maxLifetimeSec?: number): HttpdProcess {
+  const command = [binary, ...args, '-D', 'FOREGROUND'];
+  const argv = maxLifetimeSec && TIMEOUT ? [TIMEOUT, '--kill-after=5', String(maxLifetimeSec), ...command] : command;
+  const child = spawn(argv[0], argv.slice(1), { detached: true, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   let gone = false;
   const pid = child.pid;

@@ -191,7 +191,7 @@ export async function replayRequests(input: ReplayInput): Promise<ReplayResult> 
     }
 
     const mapper = new MessageMapper(stage);
-    server = spawnHttpd(input.probe.binary, [...stage.args, ...replay.extraArgs], stage.env);
+    server = spawnHttpd(input.probe.binary, [...stage.args, ...replay.extraArgs], stage.env, Math.ceil((START_MS + TOTAL_MS) / 1000) + 30);
     const wanted = [...new Set(set.live.map((r) => r.target.port))];
     const deadline = Date.now() + START_MS;
     let up = false;
