@@ -3,7 +3,7 @@
  * test's own directory, so the stages it creates and removes can be checked), a small 2.2 shop
  * tree whose access rules the request replay exercises (addresses inside and outside 127.0.0.0/8,
  * Basic authentication with users and groups, `<LimitExcept>`, `<Files>`, name-based virtual
- * hosts, a per-directory file), and in-process migration for tests that plant a bug in the
+ * hosts, per-directory files), and in-process migration for tests that plant a bug in the
  * migrated text before verifying it.
  */
 import { spawnSync } from 'child_process';
@@ -165,6 +165,7 @@ export function shopTree(dest: string): string {
     'conf/htgroups': 'staff: alice\n',
     'htdocs/index.html': 'shop\n',
     'htdocs/reports/.htaccess': 'Order deny,allow\nDeny from all\nAllow from 127.0.0.0/255.255.255.0\n',
+    'htdocs/members/.htaccess': 'AuthType Basic\nAuthName members\nAuthUserFile /srv/shop/conf/htpasswd\nRequire valid-user\n',
     'staff/index.html': 'staff\n',
   };
   for (const [rel, text] of Object.entries(files)) {

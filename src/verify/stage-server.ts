@@ -89,6 +89,8 @@ export interface Stage {
   readonly includeContext: IncludeContext;
   /** Absolute paths under a configured ServerRoot → where the tree is on this machine. */
   readonly serverRoot: ServerRoot;
+  /** A per-directory file's text with the stage's rewrites (AuthUserFile over the throw-away file, paths of the tree mapped). */
+  rewritePerDirectory(text: string): string;
 }
 
 const LOAD_MODULE = 'loadmodule';
@@ -277,7 +279,12 @@ export function stageServer(input: StageInput): Stage {
     `DefaultRuntimeDir ${layout.run}`,
     `ErrorLog ${path.join(layout.logs, 'default-error.log')}`,
   ].flatMap((d) => ['-C', d]);
-  return { layout, main, args: ['-d', layout.root, ...defaults, '-f', main], env, notes: [...notes], sources, displayMaps, includeContext, serverRoot };
+  const rewritePerDirectory = (text: string): string => {
+    const tree = parse(text);
+    rewriteFile(tree);
+    return tree.print();
+  };
+  return { layout, main, args: ['-d', layout.root, ...defaults, '-f', main], env, notes: [...notes], sources, displayMaps, includeContext, serverRoot, rewritePerDirectory };
 }
 
 /** The display form of the real root, from the main config's display path (relative when the user gave relative paths). */

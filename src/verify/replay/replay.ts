@@ -17,7 +17,7 @@ import { wrapperVerdict } from '../../semantics/access/wrappers';
 import { freePorts, portOpen, spawnHttpd } from '../httpd-process';
 import { MessageMapper, messageTexts } from '../httpd-messages';
 import { mapPrefixes } from '../path-prefixes';
-import { ServerFileText, serverRootOf, stageServer } from '../stage-server';
+import { ServerFileText, realpathOr, serverRootOf, stageServer } from '../stage-server';
 import { createStage, makeDirs, removeStage } from '../stage-layout';
 import { HostContext, ServerView, Truth, readServerView } from './config-view';
 import { ReplayUsers } from './credentials';
@@ -131,29 +131,31 @@ export async function replayRequests(input: ReplayInput): Promise<ReplayResult> 
     const notes = [...stage.notes, 'Listen and <VirtualHost> addresses -> 127.0.0.1 on free ports', 'DocumentRoot, Alias targets and <Directory> paths -> empty skeletons holding only the migrated per-directory files', 'AuthUserFile / AuthGroupFile -> throw-away files'];
     if (input.keep) notes.push(`replay stage kept in ${layout.dir}`);
 
-    // per-directory files: the original for the model, the migrated text in the skeleton
-    const placed = new Map<string, string>();
+    // per-directory files: the original for the 2.2 model, the migrated text (as its own run
+    // writes it) for the static 2.4 judgement and in the skeleton, for every one the model met
+    const met = new Map<string, { original: string; migrated: string }>();
+    const migratedText = (file: string, original: string) => input.migratePerDirectory?.(realpathOr(file)) ?? original;
     const perDirectory = (which: 'original' | 'migrated') => {
       const cache = new Map<string, PerDirectoryFile | null>();
       return (dir: string, names: readonly string[]): PerDirectoryFile | null => {
         for (const name of names) {
           const file = path.join(dir, name);
-          if (cache.has(file)) {
-            const hit = cache.get(file);
-            if (hit) return hit;
-            continue;
+          if (!cache.has(file)) {
+            let text: string | null = null;
+            try {
+              if (fs.statSync(file).isFile()) text = fs.readFileSync(file, 'latin1');
+            } catch {
+              text = null;
+            }
+            if (text !== null) {
+              const texts = met.get(file) ?? { original: text, migrated: migratedText(file, text) };
+              met.set(file, texts);
+              text = texts[which];
+            }
+            cache.set(file, text === null ? null : { tree: parse(text), where: file });
           }
-          let text: string | null = null;
-          try {
-            if (fs.statSync(file).isFile()) text = fs.readFileSync(file, 'latin1');
-          } catch {
-            text = null;
-          }
-          if (text !== null && which === 'migrated') text = input.migratePerDirectory?.(fs.realpathSync.native(file)) ?? text;
-          const found = text === null ? null : { tree: parse(text), where: file };
-          cache.set(file, found);
-          if (found && which === 'migrated') placed.set(file, text as string);
-          if (found) return found;
+          const hit = cache.get(file);
+          if (hit) return hit;
         }
         return null;
       };
@@ -184,10 +186,10 @@ export async function replayRequests(input: ReplayInput): Promise<ReplayResult> 
 
     // the skeleton: every directory a request walks, and the migrated per-directory files met on the way
     for (const r of set.live) makeDirs(replay.docs(path.posix.dirname(r.fsPath)));
-    for (const [file, text] of placed) {
+    for (const [file, texts] of met) {
       const staged = replay.docs(file);
       makeDirs(path.dirname(staged));
-      fs.writeFileSync(staged, Buffer.from(text, 'latin1'), { mode: 0o644 });
+      fs.writeFileSync(staged, Buffer.from(stage.rewritePerDirectory(texts.migrated), 'latin1'), { mode: 0o644 });
     }
 
     const mapper = new MessageMapper(stage);
