@@ -60,7 +60,9 @@ export class RuntimePaths {
 
   private slug(value: string, fallback: string): string {
     const base = path.basename(value.replace(/\(.*$/, '').replace(/[/\\]+$/, ''));
-    const clean = base.replace(/\$\{[^}]*\}/g, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '');
+    // `${APACHE_LOCK_DIR}` alone names itself by its variable
+    const named = base.replace(/\$\{[^}]*\}/g, '') === '' ? base.replace(/[${}]/g, '') : base.replace(/\$\{[^}]*\}/g, '');
+    const clean = named.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '');
     return `${++this.count}-${clean || fallback}`;
   }
 
