@@ -37,7 +37,7 @@ test('codes are unique, kebab-case, with a one-line summary and a meaning', () =
 
 test('every finding on the fixtures, examples and corpus is catalogued with its severity', () => {
   const r = codemod(ROOT, ['--format', 'json', '--jobs', '2', '__tests__/fixtures', 'examples', '__tests__/corpus']);
-  const report = JSON.parse(r.stdout) as { findings: { code: string; severity: string }[] };
+  const report = JSON.parse(r.stdout) as { findings: { code: string; severity: string; message: string }[] };
   expect(report.findings.length).toBeGreaterThan(1000);
   const missing = new Set<string>();
   for (const f of report.findings) {

@@ -26,9 +26,14 @@ function splitList(values: unknown): string[] {
   return list.map(String).filter(Boolean);
 }
 
+/** `--verify` alone must not take the next argument (a path) as its value: it means `--verify=configtest`. */
+function verifyFlag(argv: string[]): string[] {
+  return argv.map((a) => (a === '--verify' ? '--verify=configtest' : a));
+}
+
 export async function cli(argv: string[]): Promise<number> {
   let exitCode = 0;
-  const parser = yargs(argv)
+  const parser = yargs(verifyFlag(argv))
     .scriptName('codemod')
     .usage('$0 [options] <paths..>\n\nMigrate Apache httpd 2.2 configuration to httpd 2.4. Prints a unified diff unless --write or --check is given.')
     .command('$0 [paths..]', false)
@@ -58,6 +63,10 @@ export async function cli(argv: string[]): Promise<number> {
     .option('pin-defaults', { type: 'boolean', default: false, describe: 'write the 2.2 values of settings whose default changed in 2.4' })
     .option('dual-syntax', { type: 'boolean', default: false, describe: 'write access rules that work on both 2.2 and 2.4' })
     .option('jobs', { alias: 'j', type: 'number', requiresArg: true, describe: `servers to run at once on worker threads (default: the machine's cores, ${defaultJobs()} here)` })
+    .option('verify', {
+      type: 'string',
+      describe: 'before writing, stage each migrated server and let the httpd (--httpd, else apache2/httpd on PATH) check it with -t; --verify=requests also starts it on loopback ports and replays requests derived from the config. A refused server is not written (exit 2)',
+    })
     .option('list-transforms', { type: 'boolean', default: false, describe: 'print the ordered transforms and exit' })
     .conflicts('write', 'check')
     .strict()
@@ -86,6 +95,11 @@ export async function cli(argv: string[]): Promise<number> {
     return EXIT_ERROR;
   }
   const mode: Mode = args.write ? 'write' : args.check ? 'check' : 'diff';
+  const verify = args.verify === undefined ? undefined : args.verify === 'configtest' || args.verify === '' ? 'configtest' : args.verify === 'requests' ? 'requests' : null;
+  if (verify === null) {
+    process.stderr.write(`codemod: --verify takes no value or =requests, not ${args.verify}\nRun codemod --help for usage.\n`);
+    return EXIT_ERROR;
+  }
   const jobs = args.jobs === undefined ? defaultJobs() : args.jobs;
   if (!Number.isInteger(jobs) || jobs < 1) {
     process.stderr.write(`codemod: --jobs takes a whole number of at least 1, not ${args.jobs}\nRun codemod --help for usage.\n`);
@@ -109,6 +123,7 @@ export async function cli(argv: string[]): Promise<number> {
         progress: terminalProgress(process.stderr, process.env, {
           diffOnTerminal: mode === 'diff' && args.format === 'text' && !args.patch && process.stdout.isTTY === true,
         }),
+        ...(verify ? { verify } : {}),
       },
       out,
     );

@@ -5,12 +5,13 @@
  * signals its whole group when it stops) and are stopped by the test that
  * started them.
  */
-import { execFileSync, spawn, spawnSync } from 'child_process';
+import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
+import { HttpdProcess, freePorts, spawnHttpd as spawnProduct } from '../../src/verify/httpd-process';
 
 export const APACHE2 = ['/usr/sbin/apache2', '/usr/local/apache2/bin/httpd', '/usr/sbin/httpd'].find((p) => fs.existsSync(p)) ?? 'apache2';
 export const MODULES_DIR = '/usr/lib/apache2/modules';
@@ -99,34 +100,8 @@ async function waitForPort(port: number, deadline: number): Promise<boolean> {
   return false;
 }
 
-function safeKill(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    /* gone */
-  }
-}
-
-/**
- * Picks `count` distinct free TCP ports on 127.0.0.1 (all are held open at
- * once while picking, so no port is handed out twice).
- */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers: net.Server[] = [];
-  try {
-    for (let i = 0; i < count; i++) {
-      const server = net.createServer();
-      servers.push(server);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(0, '127.0.0.1', () => resolve());
-      });
-    }
-    return servers.map((s) => (s.address() as net.AddressInfo).port);
-  } finally {
-    await Promise.all(servers.map((s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve()))));
-  }
-}
+/** Picks `count` distinct free TCP ports on 127.0.0.1 (the product's helper, src/verify/httpd-process.ts). */
+export { freePorts };
 
 /**
  * Starts httpd with `configFile` (see spawnHttpd) and waits until it listens on
@@ -148,55 +123,11 @@ export async function startServerChecked(configFile: string, port: number, dir: 
   return { port, dir, stop: httpd.stop };
 }
 
-/** An httpd running in the foreground in its own process group (prefork signals its whole group when it stops). */
-export interface HttpdProcess {
-  /** What httpd wrote to stderr so far. */
-  stderr(): string;
-  /** Whether httpd has exited (or could not be spawned). */
-  gone(): boolean;
-  /** `code N` or `signal S`, once gone. */
-  exitStatus(): string;
-  /** SIGTERM to the group, SIGKILL to the group after 5 s; resolves when httpd has exited. */
-  stop(): Promise<void>;
-}
+export type { HttpdProcess };
 
-/** Spawns `apache2 ARGS -D FOREGROUND` detached (its own process group), stderr captured as latin1. */
+/** Spawns `apache2 ARGS -D FOREGROUND` in its own process group (src/verify/httpd-process.ts, which --verify=requests uses). */
 export function spawnHttpd(args: readonly string[], env?: NodeJS.ProcessEnv): HttpdProcess {
-  const child = spawn(APACHE2, [...args, '-D', 'FOREGROUND'], { detached: true, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  let gone = false;
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString('latin1')));
-  const exited = new Promise<void>((resolve) => {
-    child.on('exit', () => {
-      gone = true;
-      resolve();
-    });
-    child.on('error', (e) => {
-      stderr += String(e);
-      gone = true;
-      resolve();
-    });
-  });
-  const pid = child.pid;
-  const stop = async () => {
-    if (!pid || gone) return;
-    safeKill(-pid, 'SIGTERM');
-    let forced = false;
-    const timer = setTimeout(() => {
-      forced = true;
-      safeKill(-pid, 'SIGKILL');
-    }, 5000);
-    await exited;
-    clearTimeout(timer);
-    // The parent was killed hard: its children may still be in the group.
-    if (forced) safeKill(-pid, 'SIGKILL');
-  };
-  return {
-    stderr: () => stderr,
-    gone: () => gone,
-    exitStatus: () => (child.exitCode !== null ? `code ${child.exitCode}` : `signal ${child.signalCode}`),
-    stop,
-  };
+  return spawnProduct(APACHE2, args, env);
 }
 
 export interface Reply {

@@ -36,12 +36,12 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as https from 'https';
-import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { main } from '../../src/run/main';
 import { Finding } from '../../src/model/finding';
 import { RunOptions } from '../../src/model/run-options';
+import { portOpen } from '../../src/verify/httpd-process';
 import { APACHE2, MODULES_DIR, spawnHttpd } from './httpd';
 import { makePki } from './mutex-ssl';
 
@@ -488,16 +488,6 @@ export function dumpConfig(run: RunTree): string {
 export interface Started {
   stop(): Promise<void>;
   readonly stderr: () => string;
-}
-
-async function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1', () => {
-      s.end();
-      resolve(true);
-    });
-    s.on('error', () => resolve(false));
-  });
 }
 
 /** Starts httpd in the foreground in its own process group; rejects with stderr if it exits or does not listen. */

@@ -17,7 +17,7 @@ export function serverEntry(s: ServerOutcome): object {
     findings: s.findings,
     modules: s.modules,
     errors: s.errors,
-    ...(s.verification ? { verified: s.verification.verified, verification: s.verification } : {}),
+    ...(s.verification ? { verified: s.verification.skipped ? null : s.verification.verified, verification: s.verification } : {}),
   };
 }
 

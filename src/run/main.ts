@@ -20,6 +20,8 @@ import { sarifReport } from '../report/sarif';
 import { ReportSite } from '../report/site/report-site';
 import { summaryLine } from '../report/summary';
 import { utf8Bytes } from '../report/utf8-bytes';
+import { verificationLines } from '../report/verification';
+import { VerifyMode } from '../verify/verify-server';
 import { planServers } from '../server/discover';
 import { runServers } from './pool';
 import { JobSettings } from './server-job';
@@ -44,6 +46,8 @@ export interface MainOptions {
   readonly runOptions?: RunOptions;
   /** Servers run at once (worker threads); default: the machine's cores. 1 runs in-process. */
   readonly jobs?: number;
+  /** `--verify` / `--verify=requests`: the user's httpd judges each server before it is written. */
+  readonly verify?: VerifyMode;
   /** Told of each server as it is done (progress display). */
   readonly progress?: Progress;
 }
@@ -108,7 +112,7 @@ export async function main(options: MainOptions, out: Output): Promise<number> {
   // unknown ids are a usage error before anything is read
   selectTransforms(options.only, options.skip);
   const plan = planServers(options.paths, { cwd: options.cwd, serverRoot: options.serverRoot, context: options.context });
-  const settings: JobSettings = { mode, only: options.only ?? [], skip: options.skip ?? [], runOptions: options.runOptions ?? {} };
+  const settings: JobSettings = { mode, only: options.only ?? [], skip: options.skip ?? [], runOptions: options.runOptions ?? {}, ...(options.verify ? { verify: options.verify } : {}) };
   const format = options.format ?? 'text';
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const keepPatches = format === 'json';
@@ -174,6 +178,7 @@ export async function main(options: MainOptions, out: Output): Promise<number> {
       const findings: Finding[] = servers.flatMap((s) => s.findings);
       lines.push(...findingLines(findings, { quiet: options.quiet }));
     }
+    lines.push(...verificationLines(servers, mode, { quiet: options.quiet }));
     lines.push(...errors.map(errorLine));
     lines.push(summaryLine(summary, mode === 'write' ? 'changed' : 'would change'));
     out.stderr(lines.map((l) => l + '\n').join(''));

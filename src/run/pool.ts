@@ -42,7 +42,7 @@ async function inProcess(plans: readonly ServerPlan[], settings: JobSettings, on
   for (let i = 0; i < plans.length; i++) {
     let outcome: ServerOutcome;
     try {
-      outcome = processServer(plans[i], settings);
+      outcome = await processServer(plans[i], settings);
     } catch (error) {
       outcome = failedOutcome(plans[i], error);
     }

@@ -8,7 +8,7 @@ import { selectTransforms } from '../../transforms';
 import { Finding } from '../model/finding';
 import { Mode } from '../model/run-report';
 import { RunOptions } from '../model/run-options';
-import { FileOutcome, InputError, ServerOutcome, serverStatus } from '../model/server-outcome';
+import { FileOutcome, InputError, ServerOutcome, Verification, serverStatus } from '../model/server-outcome';
 import { filePatch } from '../report/patch';
 import { loadServer } from '../server/load-server';
 import { PlannedFile, ServerPlan } from '../server/types';
@@ -16,6 +16,8 @@ import { Leftover, findStages, inspect, settle } from './leftovers';
 import { fileResult, runServer } from './runner';
 import { stageLocations } from './stage-directory';
 import { PendingWrite, writeServerFiles } from './write-transaction';
+import { ServerFileText } from '../verify/stage-server';
+import { VerifyMode, refusalCause, verifyServer } from '../verify/verify-server';
 
 /** What every job of one invocation shares (plain data: it is sent to each worker once). */
 export interface JobSettings {
@@ -23,6 +25,8 @@ export interface JobSettings {
   readonly only: readonly string[];
   readonly skip: readonly string[];
   readonly runOptions: RunOptions;
+  /** `--verify` / `--verify=requests`: the user's httpd judges each server before it is written. */
+  readonly verify?: VerifyMode;
 }
 
 /** Stable across runs of the same tree and file-name safe: the main config's path, readable, plus a hash of its real path. */
@@ -80,7 +84,31 @@ function leftovers(plan: ServerPlan, mode: Mode): Finding[] {
   return out;
 }
 
-export function processServer(plan: ServerPlan, settings: JobSettings): ServerOutcome {
+/**
+ * The text a per-directory file gets from its own run (it is a server of its own: discovery never
+ * puts one in a main config's server), for the request replay to stage; null when it is unchanged.
+ */
+function migratePerDirectory(realPath: string, settings: JobSettings): string | null {
+  const plan: ServerPlan = { id: realPath, main: null, serverRoot: null, files: [{ realPath, displayPath: realPath, role: 'htaccess' }], includes: new Map([[realPath, []]]) };
+  const { server } = loadServer(plan);
+  if (server.files.length === 0) return null;
+  const run = runServer(server, selectTransforms(settings.only, settings.skip), settings.runOptions);
+  const result = fileResult(server.files[0], run.failed.get(realPath));
+  return result.status === 'changed' ? result.output : null;
+}
+
+/** The error that stands for a server httpd refused (exit 2); with --write nothing of it is written. */
+function refusal(verification: Verification, main: string, mode: Mode): InputError {
+  const cause = refusalCause(verification);
+  const written = mode === 'write' ? 'nothing of it was written' : 'it would not be written';
+  return {
+    path: cause?.file ?? main,
+    ...(cause?.line !== undefined ? { line: cause.line } : {}),
+    message: `httpd refused the migrated server (--verify), ${written}: ${cause?.text ?? 'see its verification'}`,
+  };
+}
+
+export async function processServer(plan: ServerPlan, settings: JobSettings): Promise<ServerOutcome> {
   const early = leftovers(plan, settings.mode);
   const { server, failed } = loadServer(plan);
   const run = runServer(server, selectTransforms(settings.only, settings.skip), settings.runOptions);
@@ -89,6 +117,7 @@ export function processServer(plan: ServerPlan, settings: JobSettings): ServerOu
   const byPath = new Map<string, FileOutcome>();
   for (const f of failed) byPath.set(f.file.realPath, { path: f.file.displayPath, role: f.file.role, status: 'error', error: f.error });
   const writes: PendingWrite[] = [];
+  const texts: ServerFileText[] = [];
   let patch = '';
   for (const file of server.files) {
     // read for context only (--context): never written, not part of the run's files
@@ -96,9 +125,35 @@ export function processServer(plan: ServerPlan, settings: JobSettings): ServerOu
     const result = fileResult(file, run.failed.get(file.realPath));
     if (result.error) errors.push(result.error);
     byPath.set(file.realPath, { path: file.displayPath, role: file.role, status: result.status, ...(result.error ? { error: result.error } : {}) });
+    texts.push({ realPath: file.realPath, displayPath: file.displayPath, role: file.role, original: file.original, migrated: result.status === 'changed' ? result.output : file.original });
     if (result.status === 'changed') {
       patch += filePatch(file.displayPath, file.original, result.output);
       writes.push({ realPath: file.realPath, displayPath: file.displayPath, before: file.original, after: result.output });
+    }
+  }
+  // --verify: judged before anything is written; a refused server is written not at all
+  let verification: Verification | undefined;
+  const refused = new Set<string>();
+  if (settings.verify) {
+    const main = server.main ? (texts.find((t) => t.realPath === server.main?.realPath) ?? null) : null;
+    verification = await verifyServer({
+      mode: settings.verify,
+      httpd: settings.runOptions.httpd,
+      main,
+      files: texts,
+      serverRoot: plan.serverRoot,
+      migratePerDirectory: (realPath) => migratePerDirectory(realPath, settings),
+    });
+    if (!verification.verified && !verification.skipped) {
+      errors.push(refusal(verification, (plan.main ?? plan.files[0]).displayPath, settings.mode));
+      if (settings.mode === 'write') {
+        for (const w of writes) {
+          const f = byPath.get(w.realPath) as FileOutcome;
+          byPath.set(w.realPath, { ...f, status: 'error', error: { path: w.displayPath, message: 'not written: httpd refused the migrated server (--verify)' } });
+          refused.add(w.displayPath);
+        }
+        writes.length = 0;
+      }
     }
   }
   if (settings.mode === 'write' && writes.length > 0) {
@@ -114,7 +169,8 @@ export function processServer(plan: ServerPlan, settings: JobSettings): ServerOu
     }
   }
   const files = plan.files.map((p) => byPath.get(p.realPath)).filter((f): f is FileOutcome => f !== undefined);
-  const errorPaths = new Set(files.filter((f) => f.status === 'error').map((f) => f.path));
+  // a refused file keeps its findings: they say what the migration would have done
+  const errorPaths = new Set(files.filter((f) => f.status === 'error' && !refused.has(f.path)).map((f) => f.path));
   const findings = [...early, ...run.findings.filter((f) => !errorPaths.has(f.file))];
 
   return {
@@ -126,5 +182,6 @@ export function processServer(plan: ServerPlan, settings: JobSettings): ServerOu
     modules: run.modulePlan,
     errors,
     patch,
+    ...(verification ? { verification } : {}),
   };
 }

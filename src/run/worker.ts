@@ -14,13 +14,14 @@ export interface JobMessage {
 }
 
 const settings = workerData as JobSettings;
-parentPort?.on('message', (message: JobMessage) => {
-  const outcomes = message.plans.map((plan) => {
+parentPort?.on('message', async (message: JobMessage) => {
+  const outcomes = [];
+  for (const plan of message.plans) {
     try {
-      return processServer(plan, settings);
+      outcomes.push(await processServer(plan, settings));
     } catch (error) {
-      return failedOutcome(plan, error);
+      outcomes.push(failedOutcome(plan, error));
     }
-  });
+  }
   parentPort?.postMessage({ first: message.first, outcomes });
 });

@@ -14,7 +14,7 @@ import * as path from 'path';
 import { FileFacts } from './file-facts';
 
 /** Roots httpd is built with on common systems, used for mapping when no ServerRoot is written. */
-const DEFAULT_ROOTS = ['/etc/apache2', '/etc/httpd', '/usr/local/apache2'];
+export const DEFAULT_ROOTS: readonly string[] = ['/etc/apache2', '/etc/httpd', '/usr/local/apache2'];
 
 export interface ServerRoot {
   /** Directory that relative paths resolve against. */
