@@ -115,10 +115,19 @@ export async function startServerChecked(configFile: string, port: number, dir: 
   while (!httpd.gone() && !up && Date.now() < deadline) {
     up = await waitForPort(port, Math.min(deadline, Date.now() + 100));
   }
-  if (!up || httpd.gone()) {
+  // the listening socket opens before the post-config hooks run (a module that cannot find its
+  // provider, a piped log that cannot start): up is only up once httpd says it serves (AH00163)
+  // (a config that logs elsewhere gets a settling time instead)
+  const logFile = path.join(dir, 'error.log');
+  const readLog = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '');
+  const upAt = Date.now();
+  const ready = () => /AH00163/.test(readLog()) || (!fs.existsSync(logFile) && Date.now() - upAt > 1000);
+  while (up && !httpd.gone() && !ready() && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (!up || httpd.gone() || !ready()) {
     await httpd.stop();
-    const log = fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : '';
-    throw new Error(`httpd did not start on port ${port}${httpd.gone() ? ` (exited, ${httpd.exitStatus()})` : ' (timeout)'}: ${httpd.stderr()}${log}`);
+    throw new Error(`httpd did not start on port ${port}${httpd.gone() ? ` (exited, ${httpd.exitStatus()})` : ' (timeout)'}: ${httpd.stderr()}${readLog()}`);
   }
   return { port, dir, stop: httpd.stop };
 }
