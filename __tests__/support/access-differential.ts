@@ -126,6 +126,8 @@ const SIDES: readonly Side[] = ['baseline', 'migrated'];
 
 export interface RequestSpec {
   path: string;
+  /** Host header (name-based virtual hosts); default: none sent beyond Node's own (127.0.0.1:PORT). */
+  host?: string;
   address: string;
   credential: CredentialName;
   method: (typeof METHODS)[number];
@@ -134,7 +136,7 @@ export interface RequestSpec {
 
 /** Stable text for a request, e.g. `POST /sub/ from 127.0.0.5 as alice-bad +X-Trigger`. */
 export function describeRequest(r: RequestSpec): string {
-  return `${r.method} ${r.path} from ${r.address} as ${r.credential}${r.trigger ? ' +X-Trigger' : ''}`;
+  return `${r.method} ${r.host ? `//${r.host}` : ''}${r.path} from ${r.address} as ${r.credential}${r.trigger ? ' +X-Trigger' : ''}`;
 }
 
 export function requestMatrix(paths: readonly string[] = DEFAULT_PATHS): RequestSpec[] {
@@ -146,7 +148,8 @@ export function requestMatrix(paths: readonly string[] = DEFAULT_PATHS): Request
   return out;
 }
 
-function isGranted(s: Status): boolean {
+/** Whether a status let the request through (2xx or 3xx). */
+export function isGranted(s: Status): boolean {
   return typeof s === 'number' && s >= 200 && s < 400;
 }
 
@@ -155,7 +158,7 @@ function isGranted(s: Status): boolean {
 let htpasswdCache: string | undefined;
 
 /** alice:secret and bob:secret; bcrypt via `htpasswd -nbB` when apache2-utils is installed, else {SHA}. */
-function htpasswdText(): string {
+export function htpasswdText(): string {
   if (htpasswdCache !== undefined) return htpasswdCache;
   const line = (user: string, password: string): string => {
     try {
@@ -313,9 +316,11 @@ export function configtestMigrated(body: string): ConfigTest {
 
 // ---------------------------------------------------------------- requests
 
-function send(port: number, spec: RequestSpec, timeoutMs: number): Promise<Status> {
+/** One request of the matrix to 127.0.0.1:`port`, from the spec's source address; a transport failure is a string status. */
+export function send(port: number, spec: RequestSpec, timeoutMs: number): Promise<Status> {
   return new Promise((resolve) => {
     const headers: Record<string, string> = { Connection: 'close' };
+    if (spec.host) headers.Host = spec.host;
     const cred = CREDENTIALS[spec.credential];
     if (cred) headers.Authorization = `Basic ${Buffer.from(`${cred.user}:${cred.password}`).toString('base64')}`;
     if (spec.trigger) headers['X-Trigger'] = '1';
@@ -350,7 +355,8 @@ function send(port: number, spec: RequestSpec, timeoutMs: number): Promise<Statu
   });
 }
 
-async function pool<T>(tasks: ReadonlyArray<() => Promise<T>>, limit: number): Promise<T[]> {
+/** Runs the tasks, at most `limit` at once; results in task order. */
+export async function pool<T>(tasks: ReadonlyArray<() => Promise<T>>, limit: number): Promise<T[]> {
   const out: T[] = new Array<T>(tasks.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -89,10 +89,29 @@ export interface Migration {
 
 /** Runs the tool in-process on `dir` with mode 'write' (the tree is edited in place), optionally skipping transforms. */
 export async function migrateInPlace(dir: string, runOptions: RunOptions = {}, skip: readonly string[] = []): Promise<Migration> {
+  return runCodemod({ paths: [dir], cwd: dir, runOptions, skip });
+}
+
+export interface CodemodRun {
+  readonly paths: readonly string[];
+  /** Display paths are relative to it. */
+  readonly cwd: string;
+  /** Default 'write' (the files are edited in place). */
+  readonly mode?: 'write' | 'diff';
+  /** --context main configs (read, never written). */
+  readonly context?: readonly string[];
+  readonly runOptions?: RunOptions;
+  readonly skip?: readonly string[];
+  /** --jobs (default: main's, the machine's cores). */
+  readonly jobs?: number;
+}
+
+/** Runs the tool (JSON report) and returns what it reported. */
+export async function runCodemod(run: CodemodRun): Promise<Migration> {
   let stdout = '';
   let stderr = '';
   const exit = await main(
-    { paths: [dir], mode: 'write', format: 'json', cwd: dir, runOptions, skip },
+    { paths: run.paths, mode: run.mode ?? 'write', format: 'json', cwd: run.cwd, runOptions: run.runOptions ?? {}, skip: run.skip ?? [], context: run.context, jobs: run.jobs },
     { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) },
   );
   if (!stdout) throw new Error(`codemod printed no report (exit ${exit}): ${stderr}`);

@@ -1,0 +1,486 @@
+/**
+ * Issue 8, point 7: access control on the layouts administrators have, judged by a real httpd
+ * 2.4. Each layout is migrated by the tool and served WITHOUT mod_access_compat; the baseline is
+ * the 2.2 original served by 2.4 WITH mod_access_compat; every request of the matrix
+ * (support/layout-differential.ts: 4 source addresses × none/alice/bob/bad credentials × GET/POST
+ * per probe) must get the same status on both, and none may be granted by the migration alone.
+ *
+ * 1. An aliased <Directory> (Alias /uploads, Basic authentication) beside <Location
+ *    /server-status> and <Location /server-info> handlers restricted by address. Baseline: the 2.2
+ *    text itself, plus the modules 2.4 split out of 2.2's (mpm_prefork, authz_core, authn_core)
+ *    and mod_access_compat, loaded by the test's wrapper config. Negative control: the same 2.2
+ *    text with the /uploads authentication put into the handler (what a model that lets
+ *    /server-status meet the /uploads directory computes) answers differently.
+ * 2. Apache's own 2.2 tree (examples/upstream-2.2) with every `#Include conf/extra/…` switched
+ *    on. Baseline: the tool's own run with access-to-require skipped (every other 2.2 → 2.4 change
+ *    made, the Order/Allow/Deny lines left on mod_access_compat, which load-modules loads for
+ *    them); the two trees are checked to differ only in access lines. Negative control: the
+ *    baseline with /server-status opened (`Allow from all`) is caught as widened.
+ * 4. `.htaccess`-only authentication: a 2.2 main config without any authentication, .htaccess
+ *    files with AuthType Basic + AuthUserFile + Require valid-user / Require user / Order +
+ *    Satisfy Any, and one under AllowOverride Limit. Baseline as in 1. Negative control: the
+ *    migrated tree without the authn_core line the planner wrote for the .htaccess files answers
+ *    500 there.
+ *
+ * Scenario 1 and 2 need the URL-space model (which <Location> meets which <Directory>): until it
+ * is in, the handlers may be kept on mod_access_compat (`access-kept`).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { APACHE2, MODULES_DIR, freePorts } from './support/httpd';
+import { Result, formatResult } from './support/access-differential';
+import {
+  Probe,
+  UPSTREAM_LAYOUT,
+  compareServers,
+  fill,
+  htpasswdText,
+  layoutRequests,
+  loadsAccessCompat,
+  makeReadable,
+  oldAccessLines,
+  serveMapped,
+  serveWrapped,
+  statusOf,
+  stopLayoutServers,
+  tally,
+  writeFiles,
+  writeWrapper,
+} from './support/layout-differential';
+import { LAYOUTS, Migration, configtestTree, copyTree, runCodemod, unexpectedOutput, workDir, writeRunFile } from './support/whole-server';
+
+jest.setTimeout(180000);
+
+afterAll(() => stopLayoutServers());
+
+/** Modules 2.4 split out of what a 2.2 config loaded (the MPM, authz_core, authn_core), and mod_access_compat for the 2.2 lines: the baseline's wrapper loads them. */
+const BASELINE_MODULES = ['mpm_prefork', 'authz_core', 'authn_core', 'access_compat'];
+
+const codes = (m: Migration, code: string) => m.findings.filter((f) => f.code === code).map((f) => `${f.file}:${f.line}`);
+
+function expectSame(r: Result): void {
+  expect(r.error).toBeUndefined();
+  expect(r.widened).toEqual([]);
+  if (r.mismatches.length > 0) throw new Error(formatResult(r, 30));
+}
+
+interface SmallSides {
+  readonly work: string;
+  readonly base: string;
+  readonly mig: string;
+  readonly migration: Migration;
+}
+
+/**
+ * Writes the 2.2 tree twice (`{{ROOT}}` is each copy's directory), migrates one with --write
+ * (--httpd: this machine's apache2 decides what is built in), and returns both.
+ */
+async function smallSides(prefix: string, files: Readonly<Record<string, string>>, extra: Readonly<Record<string, string>> = {}): Promise<SmallSides> {
+  const work = workDir(prefix);
+  const base = path.join(work, 'base', 'tree');
+  const mig = path.join(work, 'mig', 'tree');
+  for (const root of [base, mig]) {
+    writeFiles(root, Object.fromEntries(Object.entries(files).map(([rel, text]) => [rel, fill(text, { ROOT: root })])));
+    writeFiles(root, extra);
+  }
+  const migration = await runCodemod({ paths: [mig], cwd: mig, runOptions: { httpd: APACHE2 }, jobs: 1 });
+  for (const side of ['base', 'mig']) makeReadable(path.join(work, side));
+  return { work, base, mig, migration };
+}
+
+const LOAD = (m: string) => `LoadModule ${m}_module ${MODULES_DIR}/mod_${m}.so`;
+
+// ------------------------------------------------------------------ 1. aliased Directory beside handlers
+
+const HANDLERS_22 = [
+  '# 2.2: a document root, an upload area outside it (Alias) behind Basic authentication,',
+  '# and the status/info handlers for a few addresses',
+  'ServerRoot "{{ROOT}}"',
+  ...['authz_host', 'authn_file', 'authz_user', 'auth_basic', 'alias', 'dir', 'mime', 'status', 'info'].map(LOAD),
+  'User www-data',
+  'Group www-data',
+  'ServerName 127.0.0.1',
+  'TypesConfig conf/mime.types',
+  'DocumentRoot "{{ROOT}}/htdocs"',
+  'DirectoryIndex index.html',
+  '',
+  '<Directory />',
+  '    Options FollowSymLinks',
+  '    AllowOverride None',
+  '    Order deny,allow',
+  '    Deny from all',
+  '</Directory>',
+  '',
+  '<Directory "{{ROOT}}/htdocs">',
+  '    Options Indexes FollowSymLinks',
+  '    AllowOverride None',
+  '    Order allow,deny',
+  '    Allow from all',
+  '</Directory>',
+  '',
+  'Alias /uploads "{{ROOT}}/uploads"',
+  '<Directory "{{ROOT}}/uploads">',
+  '    Options Indexes',
+  '    AllowOverride None',
+  '    AuthType Basic',
+  '    AuthName "uploads"',
+  '    AuthUserFile "{{ROOT}}/conf/user.passwd"',
+  '    Require valid-user',
+  '    Order allow,deny',
+  '    Allow from all',
+  '</Directory>',
+  '',
+  '<Location /server-status>',
+  '    SetHandler server-status',
+  '    Order deny,allow',
+  '    Deny from all',
+  '    Allow from 127.0.0.1 127.0.0.5',
+  '</Location>',
+  '',
+  '<Location /server-info>',
+  '    SetHandler server-info',
+  '    Order deny,allow',
+  '    Deny from all',
+  '    Allow from 127.0.1.9',
+  '</Location>',
+  '',
+  '<FilesMatch "^\\.ht">',
+  '    Order allow,deny',
+  '    Deny from all',
+  '    Satisfy All',
+  '</FilesMatch>',
+  '',
+].join('\n');
+
+const HANDLER_FILES = {
+  'conf/httpd.conf': HANDLERS_22,
+  'conf/mime.types': '',
+  'htdocs/index.html': 'home\n',
+  'htdocs/.htpasswd': 'not for clients\n',
+  'uploads/file.txt': 'an upload\n',
+};
+
+const HANDLER_PROBES: Probe[] = ['/', '/index.html', '/.htpasswd', '/uploads/', '/uploads/file.txt', '/server-status', '/server-status?auto', '/server-info', '/server-info?server'].map((p) => ({ path: p }));
+
+describe('1. an aliased <Directory> beside <Location> handlers', () => {
+  let sides: SmallSides;
+  let result: Result;
+  let control: Result;
+
+  beforeAll(async () => {
+    sides = await smallSides('codemod-layout-handlers-', HANDLER_FILES, { 'conf/user.passwd': htpasswdText() });
+    // negative control: the /uploads authentication inside the handler, as a model that lets them meet would have it
+    const wrong = path.join(sides.work, 'wrong', 'tree');
+    copyTree(sides.base, wrong);
+    const conf = path.join(wrong, 'conf', 'httpd.conf');
+    const text = fs.readFileSync(conf, 'latin1').split(sides.base).join(wrong);
+    fs.writeFileSync(
+      conf,
+      text.replace('    SetHandler server-status\n', `    SetHandler server-status\n    AuthType Basic\n    AuthName "uploads"\n    AuthUserFile "${wrong}/conf/user.passwd"\n    Require valid-user\n`),
+    );
+    makeReadable(path.join(sides.work, 'wrong'));
+    const [p1, p2, p3] = await freePorts(3);
+    const base = await serveWrapped(writeWrapper(path.dirname(sides.base), p1, [path.join(sides.base, 'conf/httpd.conf')], BASELINE_MODULES), p1, path.dirname(sides.base));
+    const mig = await serveWrapped(writeWrapper(path.dirname(sides.mig), p2, [path.join(sides.mig, 'conf/httpd.conf')]), p2, path.dirname(sides.mig));
+    const bad = await serveWrapped(writeWrapper(path.dirname(wrong), p3, [conf], BASELINE_MODULES), p3, path.dirname(wrong));
+    const requests = layoutRequests(HANDLER_PROBES);
+    result = await compareServers('aliased Directory + handlers', base.port, mig.port, requests);
+    control = await compareServers('negative control: handler with the /uploads authentication', base.port, bad.port, requests);
+    await Promise.all([base.stop(), mig.stop(), bad.stop()]);
+  });
+
+  afterAll(() => sides && fs.rmSync(sides.work, { recursive: true, force: true }));
+
+  test('the tool migrates every scope: no access-kept, the handlers migrated, no Order/Allow/Deny left, no mod_access_compat', () => {
+    const m = sides.migration;
+    expect(m.errors).toEqual([]);
+    expect(codes(m, 'access-kept')).toEqual([]);
+    const migrated = codes(m, 'access-migrated');
+    const conf = fs.readFileSync(path.join(sides.base, 'conf/httpd.conf'), 'latin1').split('\n');
+    const line = (re: RegExp) => `conf/httpd.conf:${conf.findIndex((l) => re.test(l)) + 1}`;
+    expect(migrated).toEqual(expect.arrayContaining([line(/<Location \/server-status>/), line(/<Location \/server-info>/), line(/<Directory "[^"]*\/uploads">/)]));
+    expect(oldAccessLines(sides.mig)).toEqual([]);
+    expect(loadsAccessCompat(sides.mig)).toEqual([]);
+  });
+
+  test('every request answers as the 2.2 config on 2.4 + mod_access_compat; nothing widened', () => {
+    expectSame(result);
+    expect(result.requests).toBe(HANDLER_PROBES.length * 32);
+    // the matrix reaches every kind of answer, and /server-status answers without credentials where 2.2 did
+    expect(statusOf(result, 'GET /server-status from 127.0.0.1 as none')).toBe(200);
+    expect(statusOf(result, 'GET /server-status from 127.0.1.9 as alice')).toBe(403);
+    expect(statusOf(result, 'GET /server-info from 127.0.1.9 as none')).toBe(200);
+    expect(statusOf(result, 'GET /uploads/file.txt from 127.0.0.1 as none')).toBe(401);
+    expect(statusOf(result, 'GET /uploads/file.txt from 127.1.2.3 as bob')).toBe(200);
+    expect(statusOf(result, 'GET /.htpasswd from 127.0.0.1 as alice')).toBe(403);
+  });
+
+  test('negative control: a handler that inherits the /uploads authentication answers differently', () => {
+    expect(control.error).toBeUndefined();
+    expect(control.mismatches.length).toBeGreaterThan(0);
+    // (the status handler answers POST with 404)
+    expect(control.mismatches.filter((o) => !(/\/server-status/.test(o.request) && o.migrated === 401))).toEqual([]);
+    expect(control.observations.find((o) => o.request === 'GET /server-status from 127.0.0.1 as none')).toMatchObject({ baseline: 200, migrated: 401 });
+  });
+});
+
+// ------------------------------------------------------------------ 2. Apache's own 2.2 tree, extras on
+
+const UPSTREAM_HOSTS = ['dummy-host.example.com', 'dummy-host2.example.com'];
+const UPSTREAM_PATHS = [
+  '/',
+  '/index.html',
+  '/server-status',
+  '/server-info',
+  '/manual/',
+  '/manual/readme.txt',
+  '/icons/',
+  '/icons/blank.gif',
+  '/cgi-bin/',
+  '/cgi-bin/hello',
+  '/uploads/',
+  '/uploads/file.txt',
+  '/~www-data/',
+  '/error/README',
+];
+
+/** Content the example's paths serve (the same on every run copy). */
+function upstreamContent(run: import('./support/whole-server').RunTree): void {
+  const R = '/usr/local/apache2';
+  for (const host of UPSTREAM_HOSTS) writeRunFile(run, `${R}/docs/${host}/index.html`, `${host}\n`);
+  writeRunFile(run, `${R}/htdocs/index.html`, 'main\n');
+  writeRunFile(run, `${R}/manual/readme.txt`, 'manual\n');
+  writeRunFile(run, `${R}/icons/blank.gif`, 'GIF89a');
+  writeRunFile(run, `${R}/cgi-bin/hello`, '#!/bin/sh\necho "Content-Type: text/plain"\necho\necho hello\n', 0o755);
+  writeRunFile(run, `${R}/uploads/file.txt`, 'upload\n');
+  writeRunFile(run, `${R}/error/README`, 'error documents\n');
+}
+
+/** Lines of `a` and `b` (same relative files) that differ, as `rel: -line` / `rel: +line`. */
+function lineDiff(a: string, b: string): string[] {
+  const out: string[] = [];
+  const visit = (rel: string) => {
+    const pa = path.join(a, rel);
+    const pb = path.join(b, rel);
+    if (fs.statSync(pa).isDirectory()) {
+      for (const e of fs.readdirSync(pa)) visit(path.join(rel, e));
+      return;
+    }
+    const la = fs.readFileSync(pa, 'latin1').split('\n');
+    const lb = fs.existsSync(pb) ? fs.readFileSync(pb, 'latin1').split('\n') : [];
+    const count = (ls: string[]) => ls.reduce((m, l) => m.set(l, (m.get(l) ?? 0) + 1), new Map<string, number>());
+    const ca = count(la);
+    const cb = count(lb);
+    for (const [l, n] of ca) for (let i = cb.get(l) ?? 0; i < n; i++) out.push(`${rel}: -${l.trim()}`);
+    for (const [l, n] of cb) for (let i = ca.get(l) ?? 0; i < n; i++) out.push(`${rel}: +${l.trim()}`);
+  };
+  visit('');
+  return out;
+}
+
+describe("2. Apache's own 2.2 tree with every extra switched on", () => {
+  let work = '';
+  let migration: Migration;
+  let baselineRun: Migration;
+  let migTree = '';
+  let baseTree = '';
+  let result: Result;
+  let control: Result;
+  let configtest: ReturnType<typeof configtestTree>;
+
+  beforeAll(async () => {
+    work = workDir('codemod-layout-upstream-');
+    const orig = path.join(work, 'orig');
+    copyTree(LAYOUTS.upstream.source, orig);
+    const main = path.join(orig, 'conf/httpd.conf');
+    const text = fs.readFileSync(main, 'latin1');
+    const switched = text.replace(/^#(Include conf\/extra\/)/gm, '$1');
+    if (/^#Include conf\/extra/m.test(switched) || switched === text) throw new Error('the example changed: no #Include conf/extra/ lines to switch on');
+    fs.writeFileSync(main, Buffer.from(switched, 'latin1'));
+
+    migTree = path.join(work, 'migrated');
+    baseTree = path.join(work, 'baseline');
+    copyTree(orig, migTree);
+    copyTree(orig, baseTree);
+    migration = await runCodemod({ paths: [migTree], cwd: migTree, runOptions: { httpd: APACHE2 }, jobs: 1 });
+    baselineRun = await runCodemod({ paths: [baseTree], cwd: baseTree, runOptions: { httpd: APACHE2 }, skip: ['access-to-require'], jobs: 1 });
+    // negative control: the baseline with /server-status open to everyone
+    const opened = path.join(work, 'opened');
+    copyTree(baseTree, opened);
+    const info = path.join(opened, 'conf/extra/httpd-info.conf');
+    const infoText = fs.readFileSync(info, 'latin1');
+    const statusBlock = /<Location \/server-status>[\s\S]*?<\/Location>/.exec(infoText);
+    if (!statusBlock) throw new Error('no <Location /server-status> in httpd-info.conf');
+    fs.writeFileSync(info, infoText.replace(statusBlock[0], statusBlock[0].replace(/Allow from \.example\.com/, 'Allow from all')));
+
+    const [h1, s1, h2, s2, h3, s3] = await freePorts(6);
+    const base = await serveMapped(baseTree, UPSTREAM_LAYOUT, path.join(work, 'run-base'), { http: h1, https: s1 });
+    const mig = await serveMapped(migTree, UPSTREAM_LAYOUT, path.join(work, 'run-mig'), { http: h2, https: s2 });
+    configtest = configtestTree(mig.run);
+    const open = await serveMapped(opened, UPSTREAM_LAYOUT, path.join(work, 'run-open'), { http: h3, https: s3 });
+    for (const s of [base, mig, open]) upstreamContent(s.run);
+    const requests = layoutRequests(UPSTREAM_HOSTS.flatMap((host) => UPSTREAM_PATHS.map((p) => ({ host, path: p }))));
+    result = await compareServers('upstream 2.2 tree, extras on', base.port, mig.port, requests);
+    control = await compareServers('negative control: /server-status opened', base.port, open.port, requests.filter((r) => r.path === '/server-status' || r.path === '/'));
+    await Promise.all([base.stop(), mig.stop(), open.stop()]);
+  });
+
+  afterAll(() => work && fs.rmSync(work, { recursive: true, force: true }));
+
+  test('the tool writes without errors and keeps nothing: no access-kept, no Order/Allow/Deny/Satisfy left, no mod_access_compat', () => {
+    expect(migration.errors).toEqual([]);
+    expect(codes(migration, 'access-kept')).toEqual([]);
+    expect(oldAccessLines(migTree)).toEqual([]);
+    expect(loadsAccessCompat(migTree)).toEqual([]);
+  });
+
+  test('apache2 -t accepts the migrated tree without a warning', () => {
+    expect(unexpectedOutput(configtest)).toEqual([]);
+    expect(configtest.ok).toBe(true);
+  });
+
+  test('the baseline is the 2.2 access lines on mod_access_compat, every other change made: the trees differ only in access lines', () => {
+    expect(baselineRun.errors).toEqual([]);
+    expect(oldAccessLines(baseTree).length).toBeGreaterThan(20);
+    expect(loadsAccessCompat(baseTree).length).toBe(1);
+    const access = /^[-+](order|allow|deny|satisfy|require|<\/?require|<\/?ifmodule !access_compat_module>|loadmodule access_compat_module|allowoverridelist)\b/i;
+    const other = lineDiff(baseTree, migTree).filter((l) => !access.test(l.replace(/^[^:]*: /, '')));
+    expect(other).toEqual([]);
+  });
+
+  test('every sample request (both virtual hosts: /, the handlers, the manual, icons, CGI, DAV uploads, a userdir path, error documents) answers as 2.2 meant', () => {
+    expectSame(result);
+    expect(result.requests).toBe(UPSTREAM_HOSTS.length * UPSTREAM_PATHS.length * 32);
+    const counts = tally(result, 'baseline');
+    // the samples are not all one answer: granted, refused and unauthorised all occur
+    expect(counts['2xx/3xx']).toBeGreaterThan(100);
+    expect(counts['403']).toBeGreaterThan(100);
+    expect(counts['401']).toBeGreaterThan(0);
+  });
+
+  test('negative control: /server-status opened in a copy of the baseline is caught as widened', () => {
+    expect(control.error).toBeUndefined();
+    expect(control.widened.length).toBeGreaterThan(0);
+    expect(control.widened.every((o) => o.request.includes('/server-status'))).toBe(true);
+  });
+});
+
+// ------------------------------------------------------------------ 4. .htaccess-only authentication
+
+const HTACCESS_MAIN_22 = [
+  '# 2.2: no authentication anywhere in the main config; the .htaccess files bring it',
+  'ServerRoot "{{ROOT}}"',
+  ...['authz_host', 'authn_file', 'authz_user', 'auth_basic', 'dir', 'mime'].map(LOAD),
+  'User www-data',
+  'Group www-data',
+  'ServerName 127.0.0.1',
+  'TypesConfig conf/mime.types',
+  'DocumentRoot "{{ROOT}}/htdocs"',
+  'DirectoryIndex index.html',
+  '',
+  '<Directory />',
+  '    AllowOverride None',
+  '    Order deny,allow',
+  '    Deny from all',
+  '</Directory>',
+  '',
+  '<Directory "{{ROOT}}/htdocs">',
+  '    Options Indexes',
+  '    AllowOverride AuthConfig Limit',
+  '    Order allow,deny',
+  '    Allow from all',
+  '</Directory>',
+  '',
+  '<Directory "{{ROOT}}/htdocs/limited">',
+  '    AllowOverride Limit',
+  '</Directory>',
+  '',
+].join('\n');
+
+const AUTH_LINES = (realm: string) => ['AuthType Basic', `AuthName "${realm}"`, 'AuthUserFile "{{ROOT}}/conf/users"'];
+
+const HTACCESS_FILES: Record<string, string> = {
+  'conf/httpd.conf': HTACCESS_MAIN_22,
+  'conf/mime.types': '',
+  'htdocs/index.html': 'home\n',
+  'htdocs/valid/.htaccess': [...AUTH_LINES('valid'), 'Require valid-user', ''].join('\n'),
+  'htdocs/alice/.htaccess': [...AUTH_LINES('alice'), 'Require user alice', ''].join('\n'),
+  'htdocs/either/.htaccess': ['Order deny,allow', 'Deny from all', 'Allow from 127.0.0.5', ...AUTH_LINES('either'), 'Require valid-user', 'Satisfy Any', ''].join('\n'),
+  'htdocs/limited/.htaccess': ['Order deny,allow', 'Deny from all', 'Allow from 127.0.1.9', ''].join('\n'),
+};
+for (const d of ['valid', 'alice', 'either', 'limited']) HTACCESS_FILES[`htdocs/${d}/index.html`] = `${d}\n`;
+
+const HTACCESS_PROBES: Probe[] = ['/', '/valid/', '/alice/', '/either/', '/limited/', '/valid/.htaccess'].map((p) => ({ path: p }));
+
+describe('4. .htaccess-only authentication', () => {
+  let sides: SmallSides;
+  let result: Result;
+  let control: Result;
+  let removed: string[] = [];
+
+  beforeAll(async () => {
+    sides = await smallSides('codemod-layout-htaccess-', HTACCESS_FILES, { 'conf/users': htpasswdText() });
+    // negative control: the migrated tree without the authn_core line the planner wrote
+    const without = path.join(sides.work, 'without', 'tree');
+    copyTree(sides.mig, without);
+    for (const rel of ['conf/httpd.conf', ...Object.keys(HTACCESS_FILES).filter((f) => f.endsWith('.htaccess'))]) {
+      const file = path.join(without, rel);
+      const text = fs.readFileSync(file, 'latin1').split(sides.mig).join(without);
+      const lines = text.split('\n');
+      const kept = lines.filter((l) => !/^\s*LoadModule\s+authn_core_module\b/.test(l));
+      removed.push(...lines.filter((l) => !kept.includes(l)).map((l) => `${rel}: ${l.trim()}`));
+      fs.writeFileSync(file, kept.join('\n'));
+    }
+    makeReadable(path.join(sides.work, 'without'));
+    const [p1, p2, p3] = await freePorts(3);
+    const base = await serveWrapped(writeWrapper(path.dirname(sides.base), p1, [path.join(sides.base, 'conf/httpd.conf')], BASELINE_MODULES), p1, path.dirname(sides.base));
+    const mig = await serveWrapped(writeWrapper(path.dirname(sides.mig), p2, [path.join(sides.mig, 'conf/httpd.conf')]), p2, path.dirname(sides.mig));
+    const bad = await serveWrapped(writeWrapper(path.dirname(without), p3, [path.join(without, 'conf/httpd.conf')]), p3, path.dirname(without));
+    const requests = layoutRequests(HTACCESS_PROBES);
+    result = await compareServers('.htaccess-only authentication', base.port, mig.port, requests);
+    control = await compareServers('negative control: without the planned authn_core', base.port, bad.port, requests);
+    await Promise.all([base.stop(), mig.stop(), bad.stop()]);
+  });
+
+  afterAll(() => sides && fs.rmSync(sides.work, { recursive: true, force: true }));
+
+  test('the .htaccess files are migrated and the main config loads what they need (authn_core for AuthType/AuthName, authz_core)', () => {
+    const m = sides.migration;
+    expect(m.errors).toEqual([]);
+    expect(codes(m, 'access-kept')).toEqual([]);
+    expect(oldAccessLines(sides.mig)).toEqual([]);
+    expect(loadsAccessCompat(sides.mig)).toEqual([]);
+    const conf = fs.readFileSync(path.join(sides.mig, 'conf/httpd.conf'), 'latin1');
+    for (const m of ['authn_core', 'authz_core', 'authz_host', 'authz_user', 'auth_basic', 'authn_file']) expect(conf).toMatch(new RegExp(`^\\s*LoadModule ${m}_module `, 'm'));
+    const loaded = sides.migration.findings.filter((f) => f.code === 'module-loaded').map((f) => f.message);
+    expect(loaded.some((msg) => /authn_core_module/.test(msg) && /\.htaccess/.test(msg))).toBe(true);
+  });
+
+  test('AllowOverride as needed: the Limit-only directory lets its migrated file use Require (AllowOverrideList), the others are unchanged', () => {
+    const conf = fs.readFileSync(path.join(sides.mig, 'conf/httpd.conf'), 'latin1');
+    expect(conf).toMatch(/<Directory "[^"]*\/htdocs\/limited">\n {4}AllowOverride Limit\n {4}AllowOverrideList Require\n<\/Directory>/);
+    expect(conf).toMatch(/AllowOverride AuthConfig Limit\n/);
+  });
+
+  test('every request answers as on 2.2: no 500 ("Invalid command", "couldn\'t check user"), nothing widened', () => {
+    expectSame(result);
+    expect(result.requests).toBe(HTACCESS_PROBES.length * 32);
+    expect(result.observations.filter((o) => o.migrated === 500)).toEqual([]);
+    expect(statusOf(result, 'GET /valid/ from 127.0.0.1 as none')).toBe(401);
+    expect(statusOf(result, 'GET /valid/ from 127.0.0.1 as bob')).toBe(200);
+    expect(statusOf(result, 'GET /alice/ from 127.0.0.1 as bob')).toBe(401);
+    expect(statusOf(result, 'GET /alice/ from 127.0.0.1 as alice')).toBe(200);
+    expect(statusOf(result, 'GET /either/ from 127.0.0.5 as none')).toBe(200);
+    expect(statusOf(result, 'GET /either/ from 127.0.1.9 as none')).toBe(401);
+    expect(statusOf(result, 'GET /limited/ from 127.0.1.9 as none')).toBe(200);
+    expect(statusOf(result, 'GET /limited/ from 127.0.0.1 as alice')).toBe(403);
+  });
+
+  test('negative control: without the authn_core line the planner wrote, the .htaccess directories answer 500', () => {
+    expect(removed.length).toBeGreaterThan(0);
+    expect(control.error).toBeUndefined();
+    const failed = control.mismatches.filter((o) => o.migrated === 500);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((o) => /\/(valid|alice|either)\//.test(o.request))).toBe(true);
+  });
+});
