@@ -263,6 +263,13 @@ export function copyDebianApache2(dest: string): string[] {
   return checked;
 }
 
+/** The files a Debian tree's server reads: apache2.conf, ports.conf and what the *-enabled entries are (links followed when read). */
+export function debianEnabledFiles(tree: string): string[] {
+  const out = ['apache2.conf', 'ports.conf'];
+  for (const d of ['conf-enabled', 'mods-enabled', 'sites-enabled']) for (const f of fs.readdirSync(path.join(tree, d)).sort()) out.push(`${d}/${f}`);
+  return out;
+}
+
 export const DEBIAN_LAYOUT: Pick<Layout, 'serverRoot' | 'mainRel' | 'envvars'> = { serverRoot: '/etc/apache2', mainRel: 'apache2.conf', envvars: true };
 export const UPSTREAM_LAYOUT: Pick<Layout, 'serverRoot' | 'mainRel' | 'envvars'> = { serverRoot: '/usr/local/apache2', mainRel: 'conf/httpd.conf', envvars: false };
 
