@@ -227,6 +227,15 @@ describe('a Debian upgrade in progress: 2.4 /etc/apache2 with 2.2 sites', () => 
     expect(fs.readFileSync(path.join(migTree, 'sites-available/site-e.conf'), 'latin1')).toMatch(/Require group staff/);
   });
 
+  test("Debian's switched-off module files: each module-needed-when-enabled is filed on the file whose line needs the module", () => {
+    const later = findings('module-needed-when-enabled');
+    expect(later.length).toBeGreaterThan(3);
+    const misfiled = later
+      .map((f) => ({ file: f.file, named: /\(line \d+ of ([^()]*)\)/.exec(f.message)?.[1] }))
+      .filter((x) => x.named !== undefined && x.named !== x.file);
+    expect(misfiled).toEqual([]);
+  });
+
   test('apache2 -t accepts the migrated tree (without mod_access_compat) without a warning', () => {
     expect(unexpectedOutput(configtest)).toEqual([]);
     expect(configtest.ok).toBe(true);

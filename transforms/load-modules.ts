@@ -327,7 +327,8 @@ export const loadModules: Transform = {
       if (virtual.length > 0) {
         const withPlanned = new Set([...presentNow, ...wanted.keys()]);
         for (const [module, reason] of directiveNeeds(virtual, withPlanned, assumed, mpm)) {
-          const file = /\(line \d+ of (.*)\)$/.exec(reason)?.[1] ?? virtual[0].displayPath;
+          // the reason names the line: "X (line 9 of F) is defined by mod_y", "… provided by mod_y (line 41 of F)"
+          const file = /\(line \d+ of ([^()]*)\)/.exec(reason)?.[1] ?? virtual[0].displayPath;
           if (!laterWanted.has(module)) laterWanted.set(module, { reason, file });
         }
       }
