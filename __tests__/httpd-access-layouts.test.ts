@@ -28,11 +28,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { APACHE2, MODULES_DIR, freePorts } from './support/httpd';
-import { Result, formatResult } from './support/access-differential';
+import { Result } from './support/access-differential';
 import {
   Probe,
+  answersOf,
   UPSTREAM_LAYOUT,
   compareServers,
+  expectNoDifference,
   fill,
   htpasswdText,
   layoutRequests,
@@ -41,7 +43,6 @@ import {
   oldAccessLines,
   serveMapped,
   serveWrapped,
-  statusOf,
   stopLayoutServers,
   tally,
   writeFiles,
@@ -57,12 +58,6 @@ afterAll(() => stopLayoutServers());
 const BASELINE_MODULES = ['mpm_prefork', 'authz_core', 'authn_core', 'access_compat'];
 
 const codes = (m: Migration, code: string) => m.findings.filter((f) => f.code === code).map((f) => `${f.file}:${f.line}`);
-
-function expectSame(r: Result): void {
-  expect(r.error).toBeUndefined();
-  expect(r.widened).toEqual([]);
-  if (r.mismatches.length > 0) throw new Error(formatResult(r, 30));
-}
 
 interface SmallSides {
   readonly work: string;
@@ -86,6 +81,23 @@ async function smallSides(prefix: string, files: Readonly<Record<string, string>
   const migration = await runCodemod({ paths: [mig], cwd: mig, runOptions: { httpd: APACHE2 }, jobs: 1 });
   for (const side of ['base', 'mig']) makeReadable(path.join(work, side));
   return { work, base, mig, migration };
+}
+
+/**
+ * Serves the baseline (the 2.2 text with BASELINE_MODULES), the migrated tree, and a negative
+ * control tree (`control`, a copy whose main config is conf/httpd.conf, with `controlModules`),
+ * and compares the last two with the baseline.
+ */
+async function compareSmall(sides: SmallSides, control: string, controlModules: readonly string[], probes: readonly Probe[], names: [string, string]): Promise<[Result, Result]> {
+  const main = (tree: string) => path.join(tree, 'conf/httpd.conf');
+  const [p1, p2, p3] = await freePorts(3);
+  const base = await serveWrapped(writeWrapper(path.dirname(sides.base), p1, [main(sides.base)], BASELINE_MODULES), p1, path.dirname(sides.base));
+  const mig = await serveWrapped(writeWrapper(path.dirname(sides.mig), p2, [main(sides.mig)]), p2, path.dirname(sides.mig));
+  const bad = await serveWrapped(writeWrapper(path.dirname(control), p3, [main(control)], controlModules), p3, path.dirname(control));
+  const requests = layoutRequests(probes);
+  const out: [Result, Result] = [await compareServers(names[0], base.port, mig.port, requests), await compareServers(names[1], base.port, bad.port, requests)];
+  await Promise.all([base.stop(), mig.stop(), bad.stop()]);
+  return out;
 }
 
 const LOAD = (m: string) => `LoadModule ${m}_module ${MODULES_DIR}/mod_${m}.so`;
@@ -179,14 +191,7 @@ describe('1. an aliased <Directory> beside <Location> handlers', () => {
       text.replace('    SetHandler server-status\n', `    SetHandler server-status\n    AuthType Basic\n    AuthName "uploads"\n    AuthUserFile "${wrong}/conf/user.passwd"\n    Require valid-user\n`),
     );
     makeReadable(path.join(sides.work, 'wrong'));
-    const [p1, p2, p3] = await freePorts(3);
-    const base = await serveWrapped(writeWrapper(path.dirname(sides.base), p1, [path.join(sides.base, 'conf/httpd.conf')], BASELINE_MODULES), p1, path.dirname(sides.base));
-    const mig = await serveWrapped(writeWrapper(path.dirname(sides.mig), p2, [path.join(sides.mig, 'conf/httpd.conf')]), p2, path.dirname(sides.mig));
-    const bad = await serveWrapped(writeWrapper(path.dirname(wrong), p3, [conf], BASELINE_MODULES), p3, path.dirname(wrong));
-    const requests = layoutRequests(HANDLER_PROBES);
-    result = await compareServers('aliased Directory + handlers', base.port, mig.port, requests);
-    control = await compareServers('negative control: handler with the /uploads authentication', base.port, bad.port, requests);
-    await Promise.all([base.stop(), mig.stop(), bad.stop()]);
+    [result, control] = await compareSmall(sides, wrong, BASELINE_MODULES, HANDLER_PROBES, ['aliased Directory + handlers', 'negative control: handler with the /uploads authentication']);
   });
 
   afterAll(() => sides && fs.rmSync(sides.work, { recursive: true, force: true }));
@@ -204,15 +209,17 @@ describe('1. an aliased <Directory> beside <Location> handlers', () => {
   });
 
   test('every request answers as the 2.2 config on 2.4 + mod_access_compat; nothing widened', () => {
-    expectSame(result);
-    expect(result.requests).toBe(HANDLER_PROBES.length * 32);
+    expectNoDifference(result, HANDLER_PROBES.length * 32);
     // the matrix reaches every kind of answer, and /server-status answers without credentials where 2.2 did
-    expect(statusOf(result, 'GET /server-status from 127.0.0.1 as none')).toBe(200);
-    expect(statusOf(result, 'GET /server-status from 127.0.1.9 as alice')).toBe(403);
-    expect(statusOf(result, 'GET /server-info from 127.0.1.9 as none')).toBe(200);
-    expect(statusOf(result, 'GET /uploads/file.txt from 127.0.0.1 as none')).toBe(401);
-    expect(statusOf(result, 'GET /uploads/file.txt from 127.1.2.3 as bob')).toBe(200);
-    expect(statusOf(result, 'GET /.htpasswd from 127.0.0.1 as alice')).toBe(403);
+    const expected = {
+      'GET /server-status from 127.0.0.1 as none': 200,
+      'GET /server-status from 127.0.1.9 as alice': 403,
+      'GET /server-info from 127.0.1.9 as none': 200,
+      'GET /uploads/file.txt from 127.0.0.1 as none': 401,
+      'GET /uploads/file.txt from 127.1.2.3 as bob': 200,
+      'GET /.htpasswd from 127.0.0.1 as alice': 403,
+    };
+    expect(answersOf(result, expected)).toEqual(expected);
   });
 
   test('negative control: a handler that inherits the /uploads authentication answers differently', () => {
@@ -349,8 +356,7 @@ describe("2. Apache's own 2.2 tree with every extra switched on", () => {
   });
 
   test('every sample request (both virtual hosts: /, the handlers, the manual, icons, CGI, DAV uploads, a userdir path, error documents) answers as 2.2 meant', () => {
-    expectSame(result);
-    expect(result.requests).toBe(UPSTREAM_HOSTS.length * UPSTREAM_PATHS.length * 32);
+    expectNoDifference(result, UPSTREAM_HOSTS.length * UPSTREAM_PATHS.length * 32);
     const counts = tally(result, 'baseline');
     // the samples are not all one answer: granted, refused and unauthorised all occur
     expect(counts['2xx/3xx']).toBeGreaterThan(100);
@@ -432,14 +438,7 @@ describe('4. .htaccess-only authentication', () => {
       fs.writeFileSync(file, kept.join('\n'));
     }
     makeReadable(path.join(sides.work, 'without'));
-    const [p1, p2, p3] = await freePorts(3);
-    const base = await serveWrapped(writeWrapper(path.dirname(sides.base), p1, [path.join(sides.base, 'conf/httpd.conf')], BASELINE_MODULES), p1, path.dirname(sides.base));
-    const mig = await serveWrapped(writeWrapper(path.dirname(sides.mig), p2, [path.join(sides.mig, 'conf/httpd.conf')]), p2, path.dirname(sides.mig));
-    const bad = await serveWrapped(writeWrapper(path.dirname(without), p3, [path.join(without, 'conf/httpd.conf')]), p3, path.dirname(without));
-    const requests = layoutRequests(HTACCESS_PROBES);
-    result = await compareServers('.htaccess-only authentication', base.port, mig.port, requests);
-    control = await compareServers('negative control: without the planned authn_core', base.port, bad.port, requests);
-    await Promise.all([base.stop(), mig.stop(), bad.stop()]);
+    [result, control] = await compareSmall(sides, without, [], HTACCESS_PROBES, ['.htaccess-only authentication', 'negative control: without the planned authn_core']);
   });
 
   afterAll(() => sides && fs.rmSync(sides.work, { recursive: true, force: true }));
@@ -463,17 +462,19 @@ describe('4. .htaccess-only authentication', () => {
   });
 
   test('every request answers as on 2.2: no 500 ("Invalid command", "couldn\'t check user"), nothing widened', () => {
-    expectSame(result);
-    expect(result.requests).toBe(HTACCESS_PROBES.length * 32);
+    expectNoDifference(result, HTACCESS_PROBES.length * 32);
     expect(result.observations.filter((o) => o.migrated === 500)).toEqual([]);
-    expect(statusOf(result, 'GET /valid/ from 127.0.0.1 as none')).toBe(401);
-    expect(statusOf(result, 'GET /valid/ from 127.0.0.1 as bob')).toBe(200);
-    expect(statusOf(result, 'GET /alice/ from 127.0.0.1 as bob')).toBe(401);
-    expect(statusOf(result, 'GET /alice/ from 127.0.0.1 as alice')).toBe(200);
-    expect(statusOf(result, 'GET /either/ from 127.0.0.5 as none')).toBe(200);
-    expect(statusOf(result, 'GET /either/ from 127.0.1.9 as none')).toBe(401);
-    expect(statusOf(result, 'GET /limited/ from 127.0.1.9 as none')).toBe(200);
-    expect(statusOf(result, 'GET /limited/ from 127.0.0.1 as alice')).toBe(403);
+    const expected = {
+      'GET /valid/ from 127.0.0.1 as none': 401,
+      'GET /valid/ from 127.0.0.1 as bob': 200,
+      'GET /alice/ from 127.0.0.1 as bob': 401,
+      'GET /alice/ from 127.0.0.1 as alice': 200,
+      'GET /either/ from 127.0.0.5 as none': 200,
+      'GET /either/ from 127.0.1.9 as none': 401,
+      'GET /limited/ from 127.0.1.9 as none': 200,
+      'GET /limited/ from 127.0.0.1 as alice': 403,
+    };
+    expect(answersOf(result, expected)).toEqual(expected);
   });
 
   test('negative control: without the authn_core line the planner wrote, the .htaccess directories answer 500', () => {

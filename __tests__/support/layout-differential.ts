@@ -22,7 +22,7 @@ import { createHash } from 'crypto';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { CREDENTIALS, CredentialName, METHODS, Observation, RequestSpec, Result, SOURCE_ADDRESSES, describeRequest, htpasswdText, isGranted, pool, send } from './access-differential';
+import { CREDENTIALS, CredentialName, METHODS, Observation, RequestSpec, Result, SOURCE_ADDRESSES, describeRequest, formatResult, htpasswdText, isGranted, pool, send } from './access-differential';
 import { MODULES_DIR, RunningServer, builtinModules, startServerChecked } from './httpd';
 import { Layout, RunTree, Started, prepareRun, startTree } from './whole-server';
 
@@ -76,6 +76,22 @@ export async function compareServers(name: string, baselinePort: number, migrate
 /** The status one side gave to a request (by its description), for spot checks. */
 export function statusOf(result: Result, request: string, side: 'baseline' | 'migrated' = 'baseline'): Observation['baseline'] | undefined {
   return result.observations.find((o) => o.request === request)?.[side];
+}
+
+/**
+ * Asserts the migrated side answered every one of `requests` requests like the baseline: no error,
+ * nothing widened, no mismatch (the message lists them with both statuses and the error logs).
+ */
+export function expectNoDifference(r: Result, requests: number): void {
+  if (r.error) throw new Error(`${r.name}: ${r.error}`);
+  expect(r.widened).toEqual([]);
+  if (r.mismatches.length > 0) throw new Error(formatResult(r, 40));
+  expect(r.requests).toBe(requests);
+}
+
+/** One side's status for each of the given requests (by description): one toEqual against a table of expected answers. */
+export function answersOf(result: Result, expected: Readonly<Record<string, Observation['baseline']>>, side: 'baseline' | 'migrated' = 'baseline'): Record<string, Observation['baseline'] | undefined> {
+  return Object.fromEntries(Object.keys(expected).map((request) => [request, statusOf(result, request, side)]));
 }
 
 /** How many requests of a result each side granted, refused with 401, 403, or answered otherwise. */
