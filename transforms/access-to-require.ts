@@ -36,7 +36,6 @@
 import { Container, Node, Section, appendToFile, appendToSection, fileOf, indentUnit, indexInParent, insertBefore, remove, replaceWith } from '../src/cst';
 import { ScopeCompat24 } from '../src/semantics/access/compat24';
 import { wrapperVerdict } from '../src/semantics/access/wrappers';
-import { REQUIRE_24_PROVIDERS } from '../src/semantics/access/read-rules';
 import { answerChange } from '../src/semantics/access/answer-change';
 import { where } from '../src/semantics/access/chain-options';
 import { Pin, contain } from '../src/semantics/access/containment';
@@ -46,7 +45,9 @@ import { describeRequest } from '../src/semantics/access/witness';
 import { emitRequire } from '../src/semantics/access/emit';
 import { RequireNode } from '../src/semantics/access/types';
 import { GRANTED } from '../src/semantics/access/require-tree';
-import { ServerTree } from '../src/server/types';
+import { ServerTree, SourceFile } from '../src/server/types';
+import { directorySections, governing, grantedClasses } from '../src/semantics/allow-override';
+import { REQUIRE_24_PROVIDERS, readScopeRules } from '../src/semantics/access/read-rules';
 import { Transform, TransformContext } from './types';
 
 function methodUniverse(scopes: readonly AccessScope[]): string[] {
@@ -388,6 +389,18 @@ function reportChanges(scopes: readonly AccessScope[], plans: ReadonlyMap<Access
   }
 }
 
+/** Per-directory files whose directory is governed by `AllowOverride None`: httpd does not open them. */
+function unreadPerDirectoryFiles(server: ServerTree): SourceFile[] {
+  const perDirectory = server.files.filter((f) => f.role === 'htaccess' && f.directory !== undefined);
+  if (perDirectory.length === 0) return [];
+  const dirs = directorySections(server.files);
+  return perDirectory.filter((f) => {
+    const g = governing(dirs, f.directory as string);
+    const last = g?.allowOverride[g.allowOverride.length - 1];
+    return last !== undefined && grantedClasses(last).size === 0 && g?.allowOverrideList.length === 0;
+  });
+}
+
 /** The URL space of a server: which sections meet on one request (none known yet: every pair may meet). */
 function urlSpaceOf(_server: ServerTree): SectionMeetings | null {
   return null;
@@ -399,7 +412,16 @@ export const accessToRequire: Transform = {
   row: 'Authorization: Order/Allow/Deny/Satisfy (mod_access_compat) → Require (mod_authz_core, mod_authz_host)',
   order: 100,
   applyServer(server, ctx) {
-    const scopes = collectScopes(server.files, urlSpaceOf(server));
+    // a per-directory file under AllowOverride None was never read: not a source of rules, and left as it is
+    const unread = unreadPerDirectoryFiles(server);
+    for (const file of unread) {
+      if (!readScopeRules(file.tree).accessLines.length) continue;
+      ctx.noteIn(file, null, 'htaccess-not-read', `AllowOverride None governs ${file.directory}: httpd did not read this file on 2.2 and will not on 2.4, so its access lines applied to nothing; left as they are`, 'info');
+    }
+    const scopes = collectScopes(
+      server.files.filter((f) => !unread.includes(f)),
+      urlSpaceOf(server),
+    );
     const targets = rewriteTargets(scopes);
     const contextOld = scopes.filter((s) => s.file.role === 'context' && (styleOf(s) === 'old' || styleOf(s) === 'both'));
     if (contextOld.length > 0) {
