@@ -12,9 +12,9 @@ export interface RegexShape {
   /** Text every match starts with (only meaningful when anchored); cut before the first letter when case-insensitive. */
   readonly literal: string;
   /**
-   * What follows the literal: `any` — nothing or `.*` / `(.*)` / `(?:.*)` without `$` (matches every string
-   * starting with the literal); `seg` — `(/.*)?`, `(?:/.*)?` without `$` (the literal alone or followed by `/…`);
-   * `other` — anything else.
+   * What follows the literal: `any` — nothing, `.*`, `(.*)`, `(?:.*)`, with or without a final `$` (matches every
+   * string starting with the literal); `seg` — `(/.*)?`, `(?:/.*)?`, with or without `$` (the literal alone or
+   * followed by `/…`); `other` — anything else.
    */
   readonly tail: 'any' | 'seg' | 'other';
   /** The raw text after the literal. */
@@ -66,8 +66,11 @@ function hasDollar(source: string): boolean {
   return false;
 }
 
-const ANY_TAILS = new Set(['', '.*', '(.*)', '(?:.*)', '.*?', '(.*?)']);
-const SEG_TAILS = new Set(['(/.*)?', '(?:/.*)?']);
+// 2.4 compiles every pattern with DOTALL and DOLLAR_ENDONLY (AP_REG_DEFAULT, since 2.4.42; measured on
+// 2.4.71: `^/rm(.*)$` matches `/rm%0Ax`), so `(.*)$` accepts every rest; 2.2 did not, which only matters to
+// rules that capture URLs, and regex rules never do on 2.2 (see alias-rules.ts)
+const ANY_TAILS = new Set(['', '.*', '(.*)', '(?:.*)', '.*?', '(.*?)', '.*$', '(.*)$', '(?:.*)$']);
+const SEG_TAILS = new Set(['(/.*)?', '(?:/.*)?', '(/.*)?$', '(?:/.*)?$']);
 
 export function regexShape(source: string): RegexShape {
   let s = source;

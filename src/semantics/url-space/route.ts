@@ -70,7 +70,9 @@ function singleHits(s: Single, cover: Cover): Tri {
     case 'fs': {
       const r = s.point ? within(s.set, cover) : hits(s.set, s.excl, cover);
       if (!r.value) return NO;
-      return s.widened.length > 0 ? maybe(s.widened, r.approx) : { v: 'yes', causes: [], approx: r.approx };
+      // a widened set: its real (non-empty) part surely hits only when the whole set lies in the scope
+      if (s.widened.length > 0 && !within(s.set, cover).value) return maybe(s.widened, r.approx);
+      return { v: 'yes', causes: [], approx: r.approx };
     }
   }
 }
@@ -86,7 +88,9 @@ function singleWithin(s: Single, cover: Cover): Tri {
     case 'fs': {
       const r = within(s.set, cover);
       if (r.value) return YES;
-      return s.widened.length > 0 ? maybe(s.widened, r.approx) : { v: 'no', causes: [], approx: r.approx };
+      // a widened set: its real (non-empty) part surely misses when the whole set misses the scope
+      if (s.widened.length > 0 && hits(s.set, [], cover).value) return maybe(s.widened, r.approx);
+      return { v: 'no', causes: [], approx: r.approx };
     }
   }
 }

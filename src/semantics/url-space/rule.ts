@@ -84,6 +84,9 @@ export function prefixOutcome(x: UrlSet, excl: readonly UrlSet[], match: UrlSet,
   if (!set) return null;
   const out: FsSet[] = [];
   for (const e of excl) {
+    // an excluded set must not grow: `str /al/` maps to the paths strictly below …/al, which the fs sets
+    // can only widen to …/al itself (the target of URL `/al`, still reaching this rule): leave it out
+    if (e.kind === 'str' && (target + e.p.slice(match.kind === 'none' ? 0 : match.p.length)).endsWith('/')) continue;
     const m = mapPrefix(e, match, target);
     if (m) out.push(m);
   }

@@ -1,0 +1,335 @@
+/**
+ * The URL-space model (src/semantics/url-space) against a real httpd 2.4: a server with a main host and
+ * three virtual hosts, DocumentRoots, Alias / AliasMatch / ScriptAlias / Redirect / RedirectMatch /
+ * UserDir (absolute and `*` forms) / RewriteRule / ProxyPass, and Location / Directory sections that each
+ * mark the responses they apply to. Every (Location, Directory) pair the model answers is checked against
+ * every response: `may` false ⇒ no response carries both marks; `surely` true ⇒ every response carrying the
+ * Location's mark carries the Directory's. A deliberately wrong model must be caught (negative control).
+ *
+ * A second server measures what the model relies on: a proxied request meets no `<Directory>`; Action and a
+ * per-directory RewriteRule run a new request after the original one's walks, which keeps its sections.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { parse } from '../src/cst';
+import { SourceFile } from '../src/server/types';
+import { buildUrlSpace, Meeting } from '../src/semantics/url-space';
+import { baseConfig, configtest, freePorts, localRequest, RunningServer, startServerChecked, tempDir } from './support/httpd';
+import { makeWorldReadable, writeTreeFile } from './support/served-tree';
+import { check, CheckResult, markableSections, marksOf, MarkedSection, Observation, unconfirmed, withMarkers } from './support/url-space-harness';
+
+const MODULES = ['headers', 'alias', 'rewrite', 'proxy', 'proxy_http', 'userdir', 'status'];
+
+const FILES = [
+  'www/index.html',
+  'www/f.txt',
+  'www/a/f.txt',
+  'www/a/b/f.txt',
+  'www/sub/f.txt',
+  'www/sub/a/f.txt',
+  'www/shared/f.txt',
+  'www/old/f.txt',
+  'www/rm/f.txt',
+  'www/uploads/f.txt',
+  'www/manual/f.txt',
+  'www/foo/f.txt',
+  'www/foobar/f.txt',
+  'www/server-status/f.txt',
+  'www/~bob/f.txt',
+  'www/cgi-bin/f.txt',
+  'www/px/f.txt',
+  'www/rw/f.txt',
+  'v1/f.txt',
+  'v1/a/f.txt',
+  'v1/shared/f.txt',
+  'shared/f.txt',
+  'shared/deep/f.txt',
+  'aliased/f.txt',
+  'aliased/a/f.txt',
+  'aliased/b/f.txt',
+  'aliasedx/f.txt',
+  'cgi/f.txt',
+  'users/bob/f.txt',
+  'users/alice/sub/f.txt',
+  'home/bob/www/f.txt',
+  'manual/f.txt',
+  'manual/en/f.txt',
+  'uploads/f.txt',
+];
+
+/** The served config, `@R@` standing for the tree's root. */
+function template(mainPort: number, vhostPort: number, closedPort: number): string {
+  return `ServerName 127.0.0.1
+Listen 127.0.0.1:${vhostPort}
+DocumentRoot "@R@/www"
+Alias /shared "@R@/shared"
+Alias /al/ "@R@/aliased/"
+Alias /icons "@R@/aliased/a/"
+Alias /alx/ "@R@/aliased"
+AliasMatch "^/manual(?:/(?:de|en))?(/.*)?$" "@R@/manual$1"
+AliasMatch "^/am/(.*)$" "@R@/aliased/b/$1"
+ScriptAlias /cgi-bin/ "@R@/cgi/"
+Alias /uploads "@R@/uploads"
+Redirect /old http://example.com/new
+RedirectMatch "^/rm(.*)$" http://example.com/rm$1
+Redirect gone /gone
+UserDir "@R@/users"
+RewriteEngine On
+RewriteRule "^/rw/(.*)$" "@R@/aliased/$1"
+RewriteRule "^/rr(.*)$" http://example.com/$1 [R,L]
+RewriteRule "^/rf" - [F]
+ProxyPass /px/skip !
+ProxyPass /px http://127.0.0.1:${closedPort}/
+<Directory />
+    Require all granted
+</Directory>
+<Directory "@R@">
+</Directory>
+<Directory "@R@/www">
+</Directory>
+<Directory "@R@/www/a">
+</Directory>
+<Directory "@R@/www/sub">
+</Directory>
+<Directory "@R@/www/uploads">
+</Directory>
+<Directory "@R@/www/server-status">
+</Directory>
+<Directory "@R@/shared">
+</Directory>
+<Directory "@R@/aliased">
+</Directory>
+<Directory "@R@/aliased/a">
+</Directory>
+<Directory "@R@/aliased/b">
+</Directory>
+<Directory "@R@/aliasedx">
+</Directory>
+<Directory "@R@/cgi">
+</Directory>
+<Directory "@R@/users">
+</Directory>
+<Directory "@R@/users/bob">
+</Directory>
+<Directory "@R@/home/*/www">
+</Directory>
+<Directory "@R@/manual">
+</Directory>
+<Directory "@R@/uploads">
+</Directory>
+<Directory "@R@/v1">
+</Directory>
+<Directory "@R@/nonexistent">
+</Directory>
+<DirectoryMatch "^@R@/aliased/(a|b)/">
+</DirectoryMatch>
+<Location />
+</Location>
+<Location /server-status>
+    SetHandler server-status
+</Location>
+<Location /shared>
+</Location>
+<Location /al/>
+</Location>
+<Location /al>
+</Location>
+<Location /icons>
+</Location>
+<Location /manual>
+</Location>
+<Location /am>
+</Location>
+<Location /cgi-bin>
+</Location>
+<Location /old>
+</Location>
+<Location /rm>
+</Location>
+<Location /~bob>
+</Location>
+<Location /rw>
+</Location>
+<Location /rr>
+</Location>
+<Location /px>
+</Location>
+<Location /uploads>
+</Location>
+<Location /a>
+</Location>
+<Location /sub>
+</Location>
+<Location /foo>
+</Location>
+<LocationMatch "^/s">
+</LocationMatch>
+<LocationMatch "\\.txt$">
+</LocationMatch>
+<Location /a/*>
+</Location>
+<VirtualHost *:${vhostPort}>
+    ServerName v1.test
+    DocumentRoot "@R@/v1"
+    Alias /shared "@R@/v1/shared"
+    Redirect /vred http://example.com/
+    <Directory "@R@/v1/a">
+    </Directory>
+    <Location /shared>
+    </Location>
+    <Location /vred>
+    </Location>
+</VirtualHost>
+<VirtualHost *:${vhostPort}>
+    ServerName v2.test
+    UserDir "@R@/home/*/www"
+    RewriteOptions Inherit
+    Alias /al2 "@R@/www/sub"
+    <Location /al2>
+    </Location>
+</VirtualHost>
+<VirtualHost *:${vhostPort}>
+    ServerName v3.test
+    DocumentRoot "@R@/www/sub"
+    RewriteEngine Off
+    <Directory "@R@/www/sub/a">
+    </Directory>
+    <Location /a>
+    </Location>
+</VirtualHost>
+`.replace(/@MAIN@/g, String(mainPort));
+}
+
+/** URL-paths to ask: around every Location's literal path, every file of the tree as each host may reach it, and some others. */
+function urlPaths(sections: readonly MarkedSection[]): string[] {
+  const out = new Set<string>(['/', '/f.txt', '/index.html', '/nothing', '/gone', '/gone/x', '/px/skip', '/px/skip/f.txt', '/rf', '/rfx/y', '/~alice/sub/f.txt', '/~bob/f.txt', '/~', '/~/x', '//~bob/f.txt', '/alx/', '/alx/f.txt', '/alxf.txt', '/al2/a/f.txt', '/al2/f.txt', '/alx/x/f.txt', '/al/b/f.txt', '/al/a/f.txt', '/icons/f.txt', '/am/f.txt', '/am/a/f.txt', '/sharedx', '/a/b', '/a/b/f.txt', '/a/x/y']);
+  for (const s of sections) {
+    if (s.kind !== 'location') continue;
+    const p = s.pattern.kind === 'prefix' ? s.pattern.path.replace(/\*.*$/, 'b') : s.pattern.kind === 'regex' ? s.pattern.source.replace(/^\^/, '').replace(/[\\$()?:|.*]/g, '') : '';
+    if (!p.startsWith('/')) continue;
+    const bare = p.replace(/\/$/, '');
+    for (const v of [bare, `${bare}/`, `${bare}/f.txt`, `${bare}/a/f.txt`, `${bare}/en/f.txt`, `${bare}x`, `/${bare}/f.txt`, `${bare}//f.txt`, `${bare}/deep/f.txt`, `${bare}/skip`]) out.add(v || '/');
+  }
+  for (const f of FILES) {
+    const rel = f.replace(/^[^/]+/, '');
+    out.add(rel);
+    out.add(rel.replace(/\/f\.txt$/, '/'));
+  }
+  return [...out];
+}
+
+async function observeAll(ports: { main: number; vhosts: number }, paths: readonly string[]): Promise<Observation[]> {
+  const targets: { host: string; port: number }[] = [
+    { host: '127.0.0.1', port: ports.main },
+    { host: 'v1.test', port: ports.vhosts },
+    { host: 'v2.test', port: ports.vhosts },
+    { host: 'v3.test', port: ports.vhosts },
+  ];
+  const jobs = targets.flatMap((t) => paths.map((p) => ({ ...t, path: p })));
+  const out: Observation[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const job = jobs[next++];
+      const reply = await localRequest(job.port, job.path, { Host: job.host });
+      out.push({ host: job.host, path: job.path, status: reply.status, marks: marksOf(reply.headers) });
+    }
+  };
+  await Promise.all(Array.from({ length: 6 }, worker));
+  return out;
+}
+
+function summary(name: string, r: CheckResult): string {
+  return (
+    `${name}: ${r.pairs} (Location, Directory) pairs; may=false ${r.mayFalse}, may=true ${r.mayTrue} (met on httpd: ${r.mayTrueSeen}); ` +
+    `surely=true ${r.surelyTrue} (exercised: ${r.surelyTrueExercised}); may but not surely, seen missing: ${r.surelyFalseSeen}; ` +
+    `with unknown lines ${r.withUnknown}, approximate ${r.approximate}; violations ${r.violations.length}`
+  );
+}
+
+describe('URL-space model against httpd 2.4', () => {
+  let root = '';
+  let server: RunningServer | null = null;
+  let sections: MarkedSection[] = [];
+  let observations: Observation[] = [];
+  let meetsOf: (loc: MarkedSection, dir: MarkedSection) => Meeting = () => {
+    throw new Error('not built');
+  };
+  let meets24: typeof meetsOf = meetsOf;
+
+  beforeAll(async () => {
+    root = tempDir('codemod-urlspace-');
+    for (const f of FILES) writeTreeFile(path.join(root, f), `${f}\n`);
+    makeWorldReadable(root);
+    const [mainPort, vhostPort, closedPort] = await freePorts(3);
+    const text = template(mainPort, vhostPort, closedPort).replace(/@R@/g, root);
+    const tree = parse(text);
+    const file: SourceFile = { realPath: path.join(root, 'model.conf'), displayPath: 'model.conf', role: 'main', original: text, tree };
+    sections = markableSections(tree);
+    const space = buildUrlSpace([file]);
+    meetsOf = (loc, dir) => space.meets(loc.pattern as never, loc.vhost, dir.pattern as never, dir.vhost);
+    const space24 = buildUrlSpace([file], { version: '2.4' });
+    meets24 = (loc, dir) => space24.meets(loc.pattern as never, loc.vhost, dir.pattern as never, dir.vhost);
+    const conf = path.join(root, 'httpd.conf');
+    fs.writeFileSync(conf, baseConfig(root, mainPort, MODULES) + withMarkers(text, sections));
+    const t = configtest(conf);
+    if (!t.ok) throw new Error(t.output);
+    server = await startServerChecked(conf, mainPort, root);
+    observations = await observeAll({ main: mainPort, vhosts: vhostPort }, urlPaths(sections));
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('every answer of the model holds on every response', () => {
+    const result = check(sections, observations, meetsOf);
+    console.log(`${summary('model', result)}; ${observations.length} requests`);
+    expect(result.violations).toEqual([]);
+    // URLSPACE_DEBUG=both|2.4 lists the answers httpd did not confirm (conservative ones, or URLs not asked)
+    if (process.env.URLSPACE_DEBUG) console.log(unconfirmed(sections, observations, process.env.URLSPACE_DEBUG === '2.4' ? meets24 : meetsOf).join('\n'));
+    // the check is not vacuous: many pairs are decided both ways and exercised
+    expect(result.mayFalse).toBeGreaterThan(200);
+    expect(result.mayTrueSeen).toBeGreaterThan(50);
+    expect(result.surelyTrueExercised).toBeGreaterThan(20);
+    for (const loc of sections.filter((s) => s.kind === 'location')) {
+      expect([loc.label, observations.some((o) => o.marks.has(loc.id))]).toEqual([loc.label, true]);
+    }
+  });
+
+  it('the 2.4-only reading (repeated slashes merged before translation) holds too, and decides more', () => {
+    const both = check(sections, observations, meetsOf);
+    const only24 = check(sections, observations, meets24);
+    console.log(summary('model, version 2.4', only24));
+    expect(only24.violations).toEqual([]);
+    expect(only24.mayFalse).toBeGreaterThan(both.mayFalse);
+  });
+
+  it('decides the pairs the issue is about, as httpd shows them', () => {
+    const find = (label: string) => sections.find((s) => s.label === label)!;
+    const status = find('<Location /server-status>');
+    const uploads = find(`<Directory ${root}/uploads>`);
+    const docroot = find(`<Directory ${root}/www>`);
+    expect(meetsOf(status, uploads)).toMatchObject({ may: false, surely: false, unknown: [] });
+    // in v1 /server-status maps into v1's DocumentRoot, so over all hosts it does not surely meet the main one
+    expect(meetsOf(status, docroot)).toMatchObject({ may: true, surely: false, unknown: [] });
+    const inV3 = sections.find((s) => s.label.endsWith('<Location /a>') && s.vhost !== null)!;
+    const v3a = find(`[*:${inV3.vhost!.values[0].split(':')[1]} line ${inV3.vhost!.line}] <Directory ${root}/www/sub/a>`);
+    expect(meetsOf(inV3, v3a)).toMatchObject({ may: true, surely: true });
+    expect(observations.filter((o) => o.marks.has(inV3.id)).every((o) => o.marks.has(v3a.id))).toBe(true);
+  });
+
+  it('negative control: a model that is wrong on one pair is caught', () => {
+    const status = sections.find((s) => s.label === '<Location /server-status>')!;
+    const docroot = sections.find((s) => s.label === `<Directory ${root}/www>`)!;
+    const wrongMay = check(sections, observations, (l, d) => (l === status && d === docroot ? { may: false, surely: false, unknown: [], approximate: false } : meetsOf(l, d)));
+    expect(wrongMay.violations).toHaveLength(1);
+    const wrongSurely = check(sections, observations, (l, d) => (l === status && d === docroot ? { may: true, surely: true, unknown: [], approximate: false } : meetsOf(l, d)));
+    expect(wrongSurely.violations).toHaveLength(1);
+    // the old assumption (a Location meets every Directory, never surely) is sound but decides nothing
+    const old = check(sections, observations, () => ({ may: true, surely: false, unknown: [], approximate: false }));
+    expect(old.violations).toEqual([]);
+    expect(old.mayFalse).toBe(0);
+  });
+});
