@@ -333,3 +333,89 @@ describe('URL-space model against httpd 2.4', () => {
     expect(old.mayFalse).toBe(0);
   });
 });
+
+/**
+ * What the model relies on, measured. Each section marks the response (`Header always set X-M-<n>`) and the
+ * request's environment (`SetEnv M_<n>`); after an internal redirect the new request sees the original's
+ * environment as `REDIRECT_M_<n>`, echoed as `X-R-<n>`: so one response shows the sections of the original
+ * request (X-R) and of the request that produced it (X-M).
+ */
+describe('what one request meets, measured on httpd 2.4', () => {
+  let root = '';
+  let server: RunningServer | null = null;
+  let port = 0;
+  const sections = ['<Directory />', '<Directory @R@/www>', '<Directory @R@/www/pd>', '<Directory @R@/cgi>', '<Location />', '<Location /px>', '<Location /cgi-bin>'];
+
+  const ask = async (urlPath: string) => {
+    const reply = await localRequest(port, urlPath);
+    const names = (prefix: string) =>
+      Object.keys(reply.headers)
+        .map((h) => new RegExp(`^x-${prefix}-(\\d+)$`).exec(h))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => sections[Number(m[1])].replace('@R@', ''))
+        .sort();
+    return { status: reply.status, response: names('m'), original: names('r') };
+  };
+
+  beforeAll(async () => {
+    root = tempDir('codemod-urlspace-m-');
+    for (const f of ['www/doc.act', 'www/pd/x', 'www/target.txt']) writeTreeFile(path.join(root, f), `${f}\n`);
+    writeTreeFile(path.join(root, 'cgi/handler.cgi'), '#!/bin/sh\necho "Content-Type: text/plain"\necho\necho "handled $PATH_INFO"\n');
+    makeWorldReadable(root);
+    fs.chmodSync(path.join(root, 'cgi/handler.cgi'), 0o755);
+    const [mainPort, closedPort] = await freePorts(2);
+    port = mainPort;
+    const body = sections.map((s, i) => {
+      const open = s.replace('@R@', root).replace(/^<(\w+) (.*)>$/, '<$1 "$2">');
+      const close = `</${/^<(\w+)/.exec(s)![1]}>`;
+      const extra =
+        s === '<Directory />' ? '    Require all granted\n' : s === '<Directory @R@/cgi>' ? '    Options +ExecCGI\n' : s === '<Directory @R@/www/pd>' ? '    RewriteEngine On\n    RewriteRule ^ /target.txt [L]\n' : '';
+      return `${open}\n${extra}    Header always set X-M-${i} 1\n    SetEnv M_${i} 1\n${close}\n`;
+    });
+    const echo = sections.map((_, i) => `Header always set X-R-${i} 1 env=REDIRECT_M_${i}\n`);
+    const conf = path.join(root, 'httpd.conf');
+    fs.writeFileSync(
+      conf,
+      baseConfig(root, mainPort, ['headers', 'alias', 'rewrite', 'proxy', 'proxy_http', 'actions', 'cgi', 'mime', 'env']) +
+        `TypesConfig /dev/null\nDocumentRoot "${root}/www"\nScriptAlias /cgi-bin/ "${root}/cgi/"\nAddHandler act-type .act\nAction act-type /cgi-bin/handler.cgi\n` +
+        `ProxyPass /px http://127.0.0.1:${closedPort}/\n` +
+        body.join('') +
+        echo.join(''),
+    );
+    const t = configtest(conf);
+    if (!t.ok) throw new Error(t.output);
+    server = await startServerChecked(conf, mainPort, root);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('Action: the original request keeps the sections of its own URL; the script runs as a new request', async () => {
+    const r = await ask('/doc.act');
+    expect(r.status).toBe(200);
+    expect(r.original).toEqual(['<Directory />', '<Directory /www>', '<Location />']);
+    expect(r.response).toEqual(['<Directory />', '<Directory /cgi>', '<Location />', '<Location /cgi-bin>']);
+  });
+
+  it('per-directory RewriteRule: the original request met its <Directory>; the rewritten one is a new request', async () => {
+    const r = await ask('/pd/x');
+    expect(r.status).toBe(200);
+    expect(r.original).toEqual(['<Directory />', '<Directory /www/pd>', '<Directory /www>', '<Location />']);
+    expect(r.response).toEqual(['<Directory />', '<Directory /www>', '<Location />']);
+  });
+
+  it('ProxyPass: a proxied request meets its <Location> and no <Directory>, not even /', async () => {
+    const r = await ask('/px/a');
+    expect(r.status).toBe(503);
+    expect(r.response).toEqual(['<Location />', '<Location /px>']);
+    expect(r.original).toEqual([]);
+  });
+
+  it('negative control: a plain request shows its sections and no REDIRECT ones', async () => {
+    const r = await ask('/target.txt');
+    expect(r.response).toEqual(['<Directory />', '<Directory /www>', '<Location />']);
+    expect(r.original).toEqual([]);
+  });
+});
