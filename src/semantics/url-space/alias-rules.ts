@@ -43,9 +43,12 @@ function redirectPattern(e: Entry): string | null {
  * segment-aware prefixes of `<Location>` and Alias still match); on 2.4 a pattern read exactly does, and one
  * read as its literal prefix may.
  */
-export function regexCapture(exact: boolean, version: Version): 'all' | 'none' | 'maybe' {
-  if (version !== '2.4') return 'none';
-  return exact ? 'all' : 'maybe';
+export function regexCapture(source: string, version: Version): 'all' | 'none' | 'maybe' {
+  const read = regexUrlSet(source);
+  if (version === '2.4') return read.exact ? 'all' : 'maybe';
+  // `^/…` with an open tail takes every URL-path there is, repeated slashes or not (2.2: no DOTALL, so no `$`)
+  const shape = regexShape(source);
+  return read.exact && read.set.kind === 'str' && read.set.p === '/' && !shape.dollar ? 'all' : 'none';
 }
 
 /** A rule inside a `<Location>` takes that Location's URLs; when the Location is a widened regex, perhaps only some. */
@@ -65,7 +68,7 @@ export function serverRedirects(entries: readonly Entry[], version: Version): Ru
     if (name === 'redirectmatch') {
       const read = regexUrlSet(pattern);
       const takes = read.exact ? [] : [cause(e.file, e.d, 'its pattern is read as its literal prefix')];
-      rule = { match: read.set, matchExact: read.exact, takes, capture: regexCapture(read.exact, version), outcome: () => NOTHING };
+      rule = { match: read.set, matchExact: read.exact, takes, capture: regexCapture(pattern, version), outcome: () => NOTHING };
     } else {
       rule = { match: prefixSet(pattern), matchExact: true, takes: [], capture: 'all', outcome: () => NOTHING };
     }
@@ -113,7 +116,7 @@ export function serverAliases(entries: readonly Entry[], serverRoot: string | nu
     if (name.endsWith('match')) {
       const read = regexUrlSet(fake);
       const takes = read.exact ? [] : [cause(e.file, e.d, 'its pattern is read as its literal prefix')];
-      rule = { match: read.set, matchExact: read.exact, takes, capture: regexCapture(read.exact, version), outcome: aliasMatchOutcome(e, fake, real, serverRoot) };
+      rule = { match: read.set, matchExact: read.exact, takes, capture: regexCapture(fake, version), outcome: aliasMatchOutcome(e, fake, real, serverRoot) };
     } else {
       const match = prefixSet(fake);
       const target = serverRootRelative(real, serverRoot);

@@ -33,7 +33,7 @@ export function hostRules(server: ServerFacts, vhost: ContextFacts | null): Rule
   const own = (ctx: ContextFacts | null) => ctx?.directives ?? [];
   return [
     ...unknownRules(server, vhost),
-    ...rewriteRules(main, vhost, hostNames(main, vhost)),
+    ...rewriteRules(main, vhost, hostNames(main, vhost), version),
     ...locationProxies(locations, noProxyEnv),
     ...serverProxies([...own(main), ...own(vhost)], noProxyEnv, version),
     ...locationRedirects(locations),

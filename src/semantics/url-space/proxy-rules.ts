@@ -46,7 +46,7 @@ export function serverProxies(entries: readonly Entry[], noProxyEnv: boolean, ve
     } else if (e.d.is('ProxyPassMatch') && v.length >= 2) {
       const read = regexUrlSet(v[0]);
       const takes = read.exact ? [] : [cause(e.file, e.d, 'its pattern is read as its literal prefix')];
-      rule = proxyRule({ match: read.set, matchExact: read.exact, takes, capture: regexCapture(read.exact, version) }, v[1], noProxyEnv);
+      rule = proxyRule({ match: read.set, matchExact: read.exact, takes, capture: regexCapture(v[0], version) }, v[1], noProxyEnv);
     } else if (e.d.is('ProxyExpressEnable') && /^on$/i.test(v[0] ?? '')) {
       const c = cause(e.file, e.d, 'its map decides which hosts are proxied');
       rule = { match: EVERY_URL, matchExact: true, takes: [c], capture: 'maybe', phase: 'proxy', outcome: () => NOTHING };

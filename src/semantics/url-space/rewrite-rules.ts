@@ -11,7 +11,8 @@
  * Rules in `<Directory>` / .htaccess act in the fixups phase, after the walks: an internal redirect they make
  * is a new request with its own walk (measured), so they change nothing here.
  */
-import { both, Certainty, CERTAIN, NEVER } from './conditions';
+import { both, Certainty, CERTAIN, NEVER, Version } from './conditions';
+import { regexCapture } from './alias-rules';
 import { ContextFacts, Entry } from './read-config';
 import { cause, NOTHING, Outcome, Rule, underCertainty, unknownOutcome } from './rule';
 import { EVERY_URL, regexUrlSet } from './url-sets';
@@ -59,15 +60,21 @@ function ruleOutcome(e: Entry, hostNames: readonly string[]): Outcome | null {
   return unknownOutcome([cause(e.file, e.d, 'rewrites these URLs to a path the model does not follow')]);
 }
 
-function ruleFor(e: Entry, hostNames: readonly string[], engine: Certainty): Rule | null {
+/**
+ * `first`: the host's first rule, with no RewriteCond before it (nothing can skip, chain or stop it): when
+ * it redirects, refuses or proxies, it surely takes the URLs its pattern surely matches.
+ */
+function ruleFor(e: Entry, hostNames: readonly string[], engine: Certainty, first: boolean, version: Version): Rule | null {
   const [pattern = ''] = e.d.values;
   const outcome = ruleOutcome(e, hostNames);
   if (!outcome) return null;
   const flags = readFlags(e.d.values[2]);
   const negated = pattern.startsWith('!');
-  const read = negated ? { set: EVERY_URL, exact: false } : regexUrlSet(flags.nocase ? `(?i)${pattern}` : pattern);
-  const takes = [cause(e.file, e.d, 'whether it applies depends on its conditions and the rules before it')];
-  const rule: Rule = { match: read.set, matchExact: read.exact, takes, capture: 'maybe', outcome: () => outcome };
+  const source = flags.nocase ? `(?i)${pattern}` : pattern;
+  const read = negated ? { set: EVERY_URL, exact: false } : regexUrlSet(source);
+  const certain = first && outcome === NOTHING && !negated && read.exact;
+  const takes = certain ? [] : [cause(e.file, e.d, 'whether it applies depends on its conditions and the rules before it')];
+  const rule: Rule = { match: read.set, matchExact: read.exact, takes, capture: certain ? regexCapture(source, version) : 'maybe', outcome: () => outcome };
   return underCertainty(rule, both(e.cert, engine));
 }
 
@@ -92,7 +99,7 @@ function options(ctx: ContextFacts): string[] {
 }
 
 /** The rewrite rules of a host (main server when vhost is null), in the order mod_rewrite runs them. */
-export function rewriteRules(main: ContextFacts, vhost: ContextFacts | null, hostNames: readonly string[]): Rule[] {
+export function rewriteRules(main: ContextFacts, vhost: ContextFacts | null, hostNames: readonly string[], version: Version): Rule[] {
   const own = vhost ?? main;
   const engine = (vhost && engineOf(vhost)) ?? engineOf(main) ?? NEVER;
   if (engine.kind === 'no') return [];
@@ -106,9 +113,11 @@ export function rewriteRules(main: ContextFacts, vhost: ContextFacts | null, hos
     else if (mine.includes('inheritbefore') || (parent.includes('inheritdownbefore') && !ignore)) entries = [...ruleEntries(main), ...entries];
   }
   const rules: Rule[] = [];
-  for (const e of entries) {
-    const rule = ruleFor(e, hostNames, engine);
+  entries.forEach((e, i) => {
+    const ctx = own.directives.includes(e) ? own : main;
+    const first = i === 0 && !ctx.directives.slice(0, ctx.directives.indexOf(e)).some((x) => x.d.is('RewriteCond'));
+    const rule = ruleFor(e, hostNames, engine, first, version);
     if (rule) rules.push(rule);
-  }
+  });
   return rules;
 }

@@ -40,10 +40,10 @@ export function follow(urls: UrlSet, rules: readonly Rule[]): Step[] {
       (rule.takes.length === 0 && rule.matchExact ? exempt : softExempt).push(x);
       continue;
     }
-    const sure = capture === 'all' && rule.matchExact && rule.takes.length === 0;
+    const sure = capture === 'all' && rule.takes.length === 0 && (rule.matchExact || (rule.takesAll?.(x) ?? false));
     steps.push({ reach: [...reach], takes: rule.takes, outcome: rule.outcome(x, taken.filter((t) => contains(x, t))) });
     if (sure) {
-      if (contains(rule.match, urls)) break;
+      if (x === urls || contains(x, urls)) break;
       taken.push(x);
     } else if (capture === 'maybe') reach.push(...(rule.captureWhy ?? rule.takes));
   }

@@ -42,6 +42,8 @@ export interface Rule {
   readonly captureWhy?: readonly Cause[];
   /** mod_proxy's list: a `!` entry ends the list for the URLs it matches. */
   readonly phase?: 'proxy' | 'proxy-exempt';
+  /** The rule surely takes every URL of x although `match` is widened (UserDir for one valid user on 2.4). */
+  readonly takesAll?: (x: UrlSet) => boolean;
   /** False when the rule surely declines every URL of x (UserDir for a disabled user). */
   readonly applies?: (x: UrlSet) => boolean;
   readonly outcome: (x: UrlSet, excl: readonly UrlSet[]) => Outcome;

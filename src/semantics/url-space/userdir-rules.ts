@@ -79,6 +79,11 @@ function entryOutcome(word: string, user: UserPart, line: Entry): Single {
   return { kind: 'fs', set: { parts: any.parts, tail: 'seg' }, excl: [], point: false, widened };
 }
 
+/** mod_userdir's own test (it looks at the second character): `` , `x.`, `x..` are declined; `.` and `..` are not. */
+function declinedName(name: string): boolean {
+  return name === '' || (name[1] === '.' && (name.length === 2 || (name[2] === '.' && name.length === 3)));
+}
+
 function lastFlag(ctx: ContextFacts, keyword: 'disabled' | 'enabled'): boolean | null {
   let state: boolean | null = null;
   for (const e of ctx.directives) {
@@ -115,7 +120,7 @@ export function userdirRules(main: ContextFacts, vhost: ContextFacts | null, ver
   const applies = (x: UrlSet): boolean => {
     const user = userPart(x);
     if (!user) return false;
-    if (user.exact && (user.name === '' || user.name === '.' || user.name === '..' || disabled.has(user.name))) return false;
+    if (user.exact && (declinedName(user.name) || disabled.has(user.name))) return false;
     if (flag === true) return user.exact ? enabled.has(user.name) : enabled.size > 0;
     return true;
   };
@@ -129,11 +134,19 @@ export function userdirRules(main: ContextFacts, vhost: ContextFacts | null, ver
       const choice = words.length > 1 ? [cause(line.file, line.d, 'the first of these directories that exists is used')] : [];
       return alternatives.length === 1 ? single(alternatives[0]) : { alternatives, choice };
     };
-    // 2.2 kept repeated slashes: `//~user` is not a user URL and goes on to the DocumentRoot; on 2.4 the
-    // user's existence (and, with several entries, the directories') decides
+    // 2.2 kept repeated slashes: `//~user` is not a user URL and goes on to the DocumentRoot. On 2.4 the
+    // last entry is used whether it exists or not: an absolute one (or a URL) takes every URL of a valid
+    // user; one under a home directory only when the user exists
+    const last = words[words.length - 1] ?? '';
+    const lastIsHome = !last.startsWith('/') && !(last.includes('*') && last.slice(0, last.indexOf('*')).includes(':'));
     const capture: Pick<Rule, 'capture' | 'captureWhy'> =
-      version === '2.4' ? { capture: 'maybe', captureWhy: [cause(line.file, line.d, 'takes these URLs when the user or directory exists')] } : { capture: 'none' };
-    const rule: Rule = { match: { kind: 'str', p: '/~' }, matchExact: false, takes: [], ...capture, applies, outcome };
+      version !== '2.4'
+        ? { capture: 'none' }
+        : lastIsHome
+          ? { capture: 'maybe', captureWhy: [cause(line.file, line.d, 'takes these URLs when the user exists')] }
+          : { capture: 'all' };
+    const takesAll = (x: UrlSet) => applies(x) && (userPart(x)?.exact ?? false);
+    const rule: Rule = { match: { kind: 'str', p: '/~' }, matchExact: false, takes: [], ...capture, takesAll, applies, outcome };
     const placed = underCertainty(rule, line.cert);
     if (placed) rules.push(placed);
   }
