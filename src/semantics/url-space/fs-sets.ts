@@ -154,6 +154,8 @@ export function within(set: FsSet, cover: Cover): Verdict {
   if (cover.kind === 'regex') {
     const { head } = stringHead(set);
     if (cover.all && head.startsWith(cover.literal)) return yes;
+    // no path of the (non-empty) set can match: surely not all
+    if (!hits(set, [], cover).value) return no;
     return { value: false, approx: true };
   }
   const k = set.parts.length;

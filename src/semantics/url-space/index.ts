@@ -14,7 +14,8 @@
  * - `may`: some request the Location matches is mapped to a path the fs scope covers;
  * - `surely`: every request the Location matches, in every host where it applies, is.
  * `unknown` names the lines the answer could not see through; `approximate` says it rests on reading a
- * regex or wildcard pattern as its literal prefix. `may` false and `surely` true are always sound.
+ * regex or wildcard pattern as its literal prefix. `may` false and `surely` true are always sound (a
+ * `<Location>` is assumed to match some URL).
  *
  * How a URL is mapped, per host, in httpd's translate_name order (2.2 and 2.4 alike; see host-rules.ts):
  * unknown modules' URL directives and hooks (unknown for their URLs) → RewriteRule at server / virtual-host
@@ -46,10 +47,10 @@ import { Version } from './conditions';
 import { Cover, coverOfDir, coverOfRegex } from './fs-sets';
 import { hostRules } from './host-rules';
 import { ContextFacts, readServer, readVirtualHost, ServerFacts } from './read-config';
-import { Answer, follow, mayAnswer, surelyAnswer } from './route';
+import { Answer, follow, mayAnswer, Step, surelyAnswer } from './route';
 import { Rule } from './rule';
 import { Cause, FsPattern, Meeting, UrlPattern, UrlSpace } from './types';
-import { locationUrlSet } from './url-sets';
+import { locationUrlSet, UrlSet } from './url-sets';
 
 export type { Cause, FsPattern, Meeting, UrlPattern, UrlSpace } from './types';
 export type { Version } from './conditions';
@@ -110,6 +111,16 @@ export function buildUrlSpace(files: readonly SourceFile[], options: UrlSpaceOpt
     return rules;
   };
   const hosts: (Section | null)[] = [null, ...server.vhosts.keys()];
+  // where a Location's URLs go in a host does not depend on the fs scope asked about
+  const stepsCache = new Map<Section | null, Map<string, Step[]>>();
+  const stepsOf = (urls: UrlSet, host: Section | null): Step[] => {
+    let byUrls = stepsCache.get(host);
+    if (!byUrls) stepsCache.set(host, (byUrls = new Map()));
+    const key = `${urls.kind}\u0000${urls.kind === 'none' ? '' : urls.p}`;
+    let steps = byUrls.get(key);
+    if (!steps) byUrls.set(key, (steps = follow(urls, rulesOf(host))));
+    return steps;
+  };
 
   const meets = (loc: UrlPattern, locVhost: Section | null, fs: FsPattern, fsVhost: Section | null): Meeting => {
     if (locVhost && fsVhost && locVhost !== fsVhost) return { may: false, surely: false, unknown: [], approximate: false };
@@ -120,15 +131,17 @@ export function buildUrlSpace(files: readonly SourceFile[], options: UrlSpaceOpt
     const mayAnswers: Answer[] = [];
     const surelyAnswers: Answer[] = [];
     for (const host of locHosts) {
-      const steps = follow(urls.set, rulesOf(host));
+      const steps = stepsOf(urls.set, host);
       if (bothHosts.includes(host)) mayAnswers.push(mayAnswer(steps, cover));
       // in a host where the fs scope does not apply, the Location's requests surely miss it
       surelyAnswers.push(bothHosts.includes(host) ? surelyAnswer(steps, cover) : { value: urls.set.kind === 'none', causes: [], approx: false });
     }
-    const may = anyOf(mayAnswers);
     const surely = allOf(surelyAnswers);
+    // every request of the Location lands in the scope (and a Location matches some URL): so some does
+    const may = surely.value && urls.set.kind !== 'none' ? { value: true, causes: [], approx: false } : anyOf(mayAnswers);
     const unknown = dedupe([...(may.value ? may.causes : []), ...(surely.value ? [] : surely.causes)]);
-    const approximate = (!urls.exact && (may.value || !surely.value)) || (may.value && may.approx) || (!surely.value && surely.approx);
+    // never-meeting is sound, and so is surely-meeting; in between, a widened pattern may blur the answer
+    const approximate = may.value && !surely.value && (!urls.exact || may.approx || surely.approx);
     return { may: may.value, surely: surely.value, unknown, approximate };
   };
   return { meets, hosts };

@@ -47,10 +47,9 @@ export interface Meeting {
    */
   readonly unknown: readonly Cause[];
   /**
-   * The answer rests on a widening of the two patterns themselves (a regex or wildcard `<Location>` read
-   * as its literal prefix, a `<DirectoryMatch>`, a wildcard component compared by its literal part): `may`
-   * may be true and `surely` false where httpd would say otherwise. Always sound: never `may` false or
-   * `surely` true wrongly.
+   * `may` is true and `surely` false, and that rests on a widening of the two patterns themselves (a regex
+   * or wildcard `<Location>` read as its literal prefix, a `<DirectoryMatch>`, a wildcard component compared
+   * by its literal part): httpd may say never, or always. `may` false and `surely` true are always sound.
    */
   readonly approximate: boolean;
 }
