@@ -8,7 +8,7 @@
  * - `surely` true ⇒ every response carrying the Location's mark carries the Directory's.
  */
 import { ConfigFile, Section } from '../../src/cst';
-import { FsPattern, Meeting, UrlPattern } from '../../src/semantics/url-space';
+import { FsPattern, fsPatternOf, Meeting, UrlPattern, urlPatternOf } from '../../src/semantics/url-space';
 
 export interface MarkedSection {
   readonly id: number;
@@ -25,19 +25,12 @@ export function markableSections(tree: ConfigFile): MarkedSection[] {
   const visit = (body: ConfigFile['body'], vhost: Section | null) => {
     for (const node of body) {
       if (node.kind !== 'section') continue;
-      const name = node.name.toLowerCase();
-      const v = node.values;
-      const regex = name.endsWith('match') || v[0] === '~';
-      const arg = v[0] === '~' ? (v[1] ?? '') : (v[0] ?? '');
-      const label = `${vhost ? `[${vhost.values.join(' ')} line ${vhost.line}] ` : ''}<${node.name} ${v.join(' ')}>`;
-      if (name === 'location' || name === 'locationmatch') {
-        const pattern: UrlPattern = regex ? { kind: 'regex', source: arg } : { kind: 'prefix', path: arg };
-        out.push({ id: out.length, kind: 'location', section: node, vhost, pattern, label });
-      } else if (name === 'directory' || name === 'directorymatch') {
-        const pattern: FsPattern = regex ? { kind: 'dir-regex', source: arg } : { kind: 'dir', path: arg };
-        out.push({ id: out.length, kind: 'directory', section: node, vhost, pattern, label });
-      }
-      visit(node.body, name === 'virtualhost' ? node : vhost);
+      const label = `${vhost ? `[${vhost.values.join(' ')} line ${vhost.line}] ` : ''}<${node.name} ${node.values.join(' ')}>`;
+      const loc = urlPatternOf(node);
+      const dir = fsPatternOf(node);
+      if (loc) out.push({ id: out.length, kind: 'location', section: node, vhost, pattern: loc, label });
+      else if (dir) out.push({ id: out.length, kind: 'directory', section: node, vhost, pattern: dir, label });
+      visit(node.body, node.is('VirtualHost') ? node : vhost);
     }
   };
   visit(tree.body, null);

@@ -54,6 +54,7 @@ import { locationUrlSet, UrlSet } from './url-sets';
 
 export type { Cause, FsPattern, Meeting, UrlPattern, UrlSpace } from './types';
 export type { Version } from './conditions';
+export { fsPatternOf, urlPatternOf } from './section-patterns';
 
 export interface UrlSpaceOptions {
   /** Which httpd the answers hold for (default `both`). */
@@ -146,3 +147,4 @@ export function buildUrlSpace(files: readonly SourceFile[], options: UrlSpaceOpt
   };
   return { meets, hosts };
 }
+

@@ -13,6 +13,7 @@ import { SourceFile } from '../../server/types';
 import { both, Certainty, CERTAIN, ConditionContext, conditionOf, Version } from './conditions';
 import { isMappingDirective } from './directive-kinds';
 import { locationUrlSet, ReadSet } from './url-sets';
+import { urlPatternOf } from './section-patterns';
 
 export interface Entry {
   readonly d: Directive;
@@ -58,10 +59,7 @@ const SKIPPED_SECTIONS = new Set(['directory', 'directorymatch', 'files', 'files
 const IF_SECTIONS = new Set(['if', 'elseif', 'else']);
 
 function locationPattern(section: Section): ReadSet {
-  const values = section.values;
-  const regex = section.name.toLowerCase() === 'locationmatch' || values[0] === '~';
-  const arg = values[0] === '~' ? (values[1] ?? '') : (values[0] ?? '');
-  return locationUrlSet(regex ? { kind: 'regex', source: arg } : { kind: 'prefix', path: arg });
+  return locationUrlSet(urlPatternOf(section) ?? { kind: 'prefix', path: '' });
 }
 
 interface Builder {
