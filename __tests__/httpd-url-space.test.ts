@@ -218,13 +218,8 @@ function urlPaths(sections: readonly MarkedSection[]): string[] {
   return [...out];
 }
 
-async function observeAll(ports: { main: number; vhosts: number }, paths: readonly string[]): Promise<Observation[]> {
-  const targets: { host: string; port: number }[] = [
-    { host: '127.0.0.1', port: ports.main },
-    { host: 'v1.test', port: ports.vhosts },
-    { host: 'v2.test', port: ports.vhosts },
-    { host: 'v3.test', port: ports.vhosts },
-  ];
+async function observeAll(ports: { main: number; vhosts: number }, paths: readonly string[], vhostNames = ['v1.test', 'v2.test', 'v3.test']): Promise<Observation[]> {
+  const targets: { host: string; port: number }[] = [{ host: '127.0.0.1', port: ports.main }, ...vhostNames.map((host) => ({ host, port: ports.vhosts }))];
   const jobs = targets.flatMap((t) => paths.map((p) => ({ ...t, path: p })));
   const out: Observation[] = [];
   let next = 0;
@@ -331,6 +326,115 @@ describe('URL-space model against httpd 2.4', () => {
     const old = check(sections, observations, () => ({ may: true, surely: false, unknown: [], approximate: false }));
     expect(old.violations).toEqual([]);
     expect(old.mayFalse).toBe(0);
+  });
+});
+
+/** A small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const GEN_DIRS = ['www', 'www/a', 'www/a/b', 'www/ab', 'www/x', 'www/t/d1', 'v1', 'v1/a', 't/d1', 't/d1/a', 't/d1/a/b', 't/d2', 't/d2/x', 't/d12', 'u/bob', 'u/bob/a', 't/bob'];
+const GEN_PREFIXES = ['/a', '/a/', '/a/b', '/ab', '/x', '/x/', '/y', '/~bob', '/t'];
+
+/** A random server: main host and two virtual hosts mixing every mapping directive the model reads. */
+function generated(seed: number, vhostPort: number, closedPort: number): string {
+  const r = rng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+  const some = <T>(xs: readonly T[], p: number): T[] => xs.filter(() => r() < p);
+  const target = () => `@R@/${pick(r() < 0.7 ? GEN_DIRS.filter((d) => d.startsWith('t/')) : GEN_DIRS)}${pick(['', '/'])}`;
+  const mapping = (): string[] => {
+    const lines: string[] = [];
+    for (let i = Math.floor(r() * 4); i > 0; i--) lines.push(`${pick(['Alias', 'ScriptAlias'])} ${pick(GEN_PREFIXES)} "${target()}"`);
+    if (r() < 0.5) lines.push(`AliasMatch "^${pick(['/a', '/x', '/t'])}${pick(['(.*)$', '/(.*)$', '(/.*)?$', '/([a-z]+)/(.*)$'])}" "${target()}$1"`);
+    if (r() < 0.5) lines.push(`Redirect ${pick(GEN_PREFIXES)} http://example.com/`);
+    if (r() < 0.3) lines.push(`RedirectMatch "^${pick(['/a', '/ab', '/y'])}(.*)$" http://example.com/$1`);
+    if (r() < 0.4) lines.push(`ProxyPass ${pick(GEN_PREFIXES)} ${r() < 0.3 ? '!' : `http://127.0.0.1:${closedPort}/`}`);
+    if (r() < 0.2) lines.push(`ProxyPassMatch "^${pick(['/a', '/x/', '/t'])}(.*)$" ${r() < 0.3 ? '!' : `http://127.0.0.1:${closedPort}/$1`}`);
+    if (r() < 0.3) lines.push(`UserDir "@R@/${pick(['u', 'u/*/a', 't/*'])}"`);
+    if (r() < 0.4) {
+      lines.push('RewriteEngine On');
+      if (r() < 0.5) lines.push('RewriteCond %{REQUEST_METHOD} ^GET$');
+      lines.push(`RewriteRule "^${pick(['/a', '/x', '/y', '/t/'])}(.*)" ${pick(['http://example.com/ [R]', '- [F]', '"@R@/t/d2$1"', 'http://127.0.0.1:' + closedPort + '/$1 [P]'])}`);
+    }
+    return lines;
+  };
+  const locations = (indent: string) =>
+    [...some(GEN_PREFIXES, 0.6).map((p) => `<Location ${p}>\n</Location>`), ...(r() < 0.5 ? [`<LocationMatch "^${pick(['/a', '/x', '/t/d'])}">\n</LocationMatch>`] : [])].map((s) => indent + s.replace('\n', `\n${indent}`));
+  const directories = (indent: string, p: number) =>
+    [
+      ...[...some(GEN_DIRS, p), ...(r() < 0.5 ? ['t/*/a', 't/d1*', 'u/*'] : [])].map((d) => `${indent}<Directory "@R@/${d}">\n${indent}</Directory>`),
+      ...(r() < 0.4 ? [`${indent}<DirectoryMatch "^@R@/${pick(['t/d1/', 't/d', 'www/a', 'u/'])}">\n${indent}</DirectoryMatch>`] : []),
+    ];
+  const vhost = (name: string) =>
+    [`<VirtualHost *:${vhostPort}>`, `    ServerName ${name}`, ...(r() < 0.5 ? [`    DocumentRoot "@R@/v1"`] : []), ...mapping().map((l) => `    ${l}`), ...locations('    '), ...directories('    ', 0.15), '</VirtualHost>'];
+  return [
+    'ServerName 127.0.0.1',
+    `Listen 127.0.0.1:${vhostPort}`,
+    'DocumentRoot "@R@/www"',
+    '<Directory />\n    Require all granted\n</Directory>',
+    ...mapping(),
+    ...locations(''),
+    ...directories('', 0.6),
+    ...vhost('g1.test'),
+    ...vhost('g2.test'),
+    '',
+  ].join('\n');
+}
+
+describe('URL-space model against httpd 2.4, generated servers', () => {
+  // URLSPACE_SEEDS=n runs seeds 1…n instead (a longer search for counter-examples)
+  const seeds = process.env.URLSPACE_SEEDS ? Array.from({ length: Number(process.env.URLSPACE_SEEDS) }, (_, i) => i + 1) : [3, 11, 23, 27, 37, 41, 59, 85, 90, 104, 117, 131];
+  const totals = { violations: [] as string[], pairs: 0, mayFalse: 0, mayTrueSeen: 0, surelyTrueExercised: 0 };
+
+  afterAll(() => {
+    console.log(`generated servers (seeds ${seeds.join(', ')}): ${totals.pairs} pairs, may=false ${totals.mayFalse}, met ${totals.mayTrueSeen}, surely exercised ${totals.surelyTrueExercised}, violations ${totals.violations.length}`);
+  });
+
+  it.each(seeds)('seed %i: every answer holds on every response', async (seed) => {
+    const root = tempDir('codemod-urlspace-g-');
+    let server: RunningServer | null = null;
+    try {
+      for (const d of GEN_DIRS) writeTreeFile(path.join(root, d, 'f.txt'), `${d}\n`);
+      makeWorldReadable(root);
+      const [mainPort, vhostPort, closedPort] = await freePorts(3);
+      const text = generated(seed, vhostPort, closedPort).replace(/@R@/g, root);
+      const tree = parse(text);
+      const file: SourceFile = { realPath: path.join(root, 'model.conf'), displayPath: 'model.conf', role: 'main', original: text, tree };
+      const sections = markableSections(tree);
+      const conf = path.join(root, 'httpd.conf');
+      fs.writeFileSync(conf, baseConfig(root, mainPort, MODULES) + withMarkers(text, sections));
+      const t = configtest(conf);
+      if (!t.ok) throw new Error(`seed ${seed}: ${t.output}\n${text}`);
+      server = await startServerChecked(conf, mainPort, root);
+      const suffixes = ['', '/', '/f.txt', '/a/f.txt', '/b/f.txt', 'x', '//f.txt', '/x/f.txt', 'b/f.txt'];
+      const paths = new Set<string>(['/', '/f.txt', '//a/f.txt', '//~bob/f.txt', '//x/f.txt']);
+      for (const p of [...GEN_PREFIXES, '/t/d1', '/t/d2', '/~bob/a', '/a/b', '/x/a']) for (const s of suffixes) paths.add(`${p.replace(/\/$/, '')}${s}` || '/');
+      for (const d of GEN_DIRS) paths.add(`/${d.replace(/^(www|v1|t|u)\/?/, '')}/f.txt`.replace('//', '/'));
+      const observations = await observeAll({ main: mainPort, vhosts: vhostPort }, [...paths], ['g1.test', 'g2.test']);
+      for (const version of ['both', '2.4'] as const) {
+        const space = buildUrlSpace([file], { version });
+        const result = check(sections, observations, (l, d) => space.meets(l.pattern as never, l.vhost, d.pattern as never, d.vhost));
+        totals.violations.push(...result.violations.map((v) => `seed ${seed} (${version}): ${v}`));
+        if (version === 'both') {
+          totals.pairs += result.pairs;
+          totals.mayFalse += result.mayFalse;
+          totals.mayTrueSeen += result.mayTrueSeen;
+          totals.surelyTrueExercised += result.surelyTrueExercised;
+        }
+        expect([seed, version, result.violations]).toEqual([seed, version, []]);
+      }
+    } finally {
+      await server?.stop();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

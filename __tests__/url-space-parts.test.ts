@@ -139,8 +139,8 @@ describe('filesystem sets', () => {
   it('normalises like apr_filepath_merge', () => {
     expect(normalizePath('/a//b/./c/../d/')).toEqual(['a', 'b', 'd']);
     expect(normalizePath('relative')).toBeNull();
-    expect(fsSetOf('/srv/x/', 'str')).toEqual({ parts: [{ lit: 'srv' }, { lit: 'x' }], tail: 'seg' });
-    expect(fsSetOf('/srv/x', 'str')).toEqual({ parts: [{ lit: 'srv' }, { lit: 'x' }], tail: 'str' });
+    expect(fsSetOf('/srv/x/', 'str')).toEqual({ parts: [{ lit: 'srv' }, { lit: 'x' }], tail: 'seg', known: 2 });
+    expect(fsSetOf('/srv/x', 'str')).toEqual({ parts: [{ lit: 'srv' }, { lit: 'x' }], tail: 'str', known: 1 });
   });
 
   it('a directory covers its path and below; a str set reaches names that start alike', () => {
@@ -153,15 +153,21 @@ describe('filesystem sets', () => {
     const str = fsSetOf('/srv/www/a', 'str')!;
     expect(hits(str, [], coverOfDir('/srv/www/ab')).value).toBe(true);
     expect(within(str, coverOfDir('/srv/www/a')).value).toBe(false);
-    expect(within(str, coverOfDir('/srv/www/a*')).value).toBe(true);
+    expect(within(str, coverOfDir('/srv/www/a*')).value).toBe(false);
+    expect(within(fsSetOf('/srv/www/a/x', 'seg', 3)!, coverOfDir('/srv/www/a*'))).toEqual({ value: true, approx: false });
   });
 
   it('excluded sub-sets take a directory out; a user component is any name', () => {
     const all = fsSetOf('/srv/www', 'seg')!;
     expect(hits(all, [fsSetOf('/srv/www/up', 'seg')!], coverOfDir('/srv/www/up/x')).value).toBe(false);
     expect(hits(all, [fsSetOf('/srv/www/up', 'seg')!], coverOfDir('/srv/www')).value).toBe(true);
-    const users = { parts: [{ lit: 'home' }, { any: true as const }, { lit: 'www' }], tail: 'seg' as const };
-    expect(within(users, coverOfDir('/home/*/www'))).toEqual({ value: true, approx: false });
+    const users = { parts: [{ lit: 'home' }, { any: true as const }, { lit: 'www' }], tail: 'seg' as const, known: 1 };
+    // a user's directory may not exist, and the walk stops there: a wildcard <Directory> is not surely merged
+    expect(within(users, coverOfDir('/home/*/www'))).toEqual({ value: false, approx: true });
+    expect(hits(users, [], coverOfDir('/home/*/www')).value).toBe(true);
+    expect(within(fsSetOf('/home/bob/www/x', 'seg', 3)!, coverOfDir('/home/*/www'))).toEqual({ value: true, approx: false });
+    expect(within(fsSetOf('/home/bob/www/x', 'seg', 1)!, coverOfDir('/home/*/www'))).toEqual({ value: false, approx: true });
+    expect(within(fsSetOf('/home/bob/www/x', 'seg', 1)!, coverOfDir('/home/bob/www'))).toEqual({ value: true, approx: false });
     expect(hits(users, [], coverOfDir('/home/bob')).value).toBe(true);
     expect(within(users, coverOfDir('/home/bob'))).toEqual({ value: false, approx: false });
     expect(hits(users, [], coverOfDir('/home/*/private')).value).toBe(false);
@@ -171,6 +177,9 @@ describe('filesystem sets', () => {
     const set = fsSetOf('/srv/data/x', 'seg')!;
     expect(hits(set, [], coverOfRegex('^/srv/other'))).toEqual({ value: false, approx: false });
     expect(within(set, coverOfRegex('^/srv/data/'))).toEqual({ value: true, approx: false });
+    expect(within(fsSetOf('/srv/data/x', 'seg', 2)!, coverOfRegex('^/srv/data/'))).toEqual({ value: true, approx: false });
+    expect(within(fsSetOf('/srv/data/x', 'seg', 1)!, coverOfRegex('^/srv/data/'))).toEqual({ value: false, approx: true });
+    expect(within(fsSetOf('/srv/data', 'seg', 2)!, coverOfRegex('^/srv/data/'))).toEqual({ value: false, approx: true });
     expect(within(set, coverOfRegex('^/srv/data/.*$'))).toEqual({ value: false, approx: true });
     expect(hits(set, [], coverOfRegex('x$'))).toEqual({ value: true, approx: true });
   });

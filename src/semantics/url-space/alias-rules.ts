@@ -9,7 +9,7 @@ import { Version } from './conditions';
 import { Entry, LocationEntry } from './read-config';
 import { capturingGroups, groupStartsWithSlash, regexShape, substitutionHead } from './regex-shape';
 import { cause, NOTHING, Outcome, prefixOutcome, Rule, serverRootRelative, single, Single, underCertainty, unknownOutcome } from './rule';
-import { fsSetOf } from './fs-sets';
+import { depthOf, fsSetOf } from './fs-sets';
 import { collapseSlashes, prefixSet, regexUrlSet, UrlSet } from './url-sets';
 
 const REDIRECTS = new Set(['redirect', 'redirectmatch', 'redirecttemp', 'redirectpermanent']);
@@ -88,7 +88,7 @@ function aliasMatchOutcome(e: Entry, pattern: string, target: string, serverRoot
   return (x, excl) => {
     if (head === null) return unknownOutcome([cause(e.file, e.d, 'relative target and no ServerRoot')]);
     if (sub.ref === null) {
-      const set = fsSetOf(head, 'seg');
+      const set = fsSetOf(head, 'seg', depthOf(head));
       return set ? single({ kind: 'fs', set, excl: [], point: true, widened: [] }) : unknownOutcome(widened);
     }
     const group = sub.ref === 0 ? pattern : (groups[sub.ref - 1] ?? '');
@@ -101,7 +101,7 @@ function aliasMatchOutcome(e: Entry, pattern: string, target: string, serverRoot
       if (out) return single(out);
     }
     const kind = groupStartsWithSlash(group) && !head.endsWith('/') ? 'seg' : 'str';
-    const set = fsSetOf(head, kind);
+    const set = fsSetOf(head, kind, depthOf(head));
     return set ? single({ kind: 'fs', set, excl: [], point: false, widened }) : unknownOutcome(widened);
   };
 }

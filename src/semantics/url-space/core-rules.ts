@@ -6,7 +6,7 @@
  * default, which the model does not know.
  */
 import { candidates } from './candidates';
-import { fsSetOf } from './fs-sets';
+import { depthOf, fsSetOf } from './fs-sets';
 import { ContextFacts, Entry } from './read-config';
 import { cause, Outcome, prefixOutcome, Rule, serverRootRelative, Single, single, underCertainty, unknownOutcome } from './rule';
 import { Cause } from './types';
@@ -20,7 +20,7 @@ function literalBeforePercent(path: string): string {
 function vhostAliasRule(e: Entry, match: UrlSet, serverRoot: string | null): Rule | null {
   const head = serverRootRelative(literalBeforePercent(e.d.values[0] ?? ''), serverRoot);
   const widened = [cause(e.file, e.d, 'the path is interpolated from the host name or address')];
-  const set = head === null ? null : fsSetOf(head, 'str');
+  const set = head === null ? null : fsSetOf(head, 'str', depthOf(head));
   const outcome = (): Outcome => (set ? single({ kind: 'fs', set, excl: [], point: false, widened }) : unknownOutcome(widened));
   return underCertainty({ match, matchExact: true, takes: [], capture: 'all', outcome }, e.cert);
 }

@@ -7,9 +7,13 @@
  * URL-path ends in `/` and whose target does not produces).
  *
  * A `<Directory>` with components g1…gn covers a path whose first n components match g1…gn (fnmatch per
- * component) — httpd's directory walk merges it at depth n. The model assumes the configured directories
- * exist and are directories (a `<Directory>` naming a missing path never applies; measured on 2.4.71: one
- * naming a regular file does apply to that file when FollowSymLinks is on).
+ * component) — httpd's directory walk merges it at depth n, if the walk gets there: it stops at the first
+ * component that does not exist. The model assumes the configured paths exist (`<Directory>` paths,
+ * DocumentRoots, Alias and UserDir targets) and are directories (a `<Directory>` naming a missing path never
+ * applies; measured on 2.4.71: one naming a regular file does apply to that file when FollowSymLinks is on).
+ * A set records how many of its leading components come from such a configured path (`known`): a wildcard
+ * `<Directory>` or a `<DirectoryMatch>` is surely merged only where the component it matches is one of those
+ * (measured: `<Directory /t/d1*>` is not merged for `/t/d12f.txt`, which does not exist).
  */
 import { globMatch, globMatchesAllWithPrefix, globMatchesEveryName, globPrefixFeasible, hasWildcard } from './glob';
 import { regexShape } from './regex-shape';
@@ -19,6 +23,8 @@ export type FsPart = { readonly lit: string } | { readonly any: true };
 export interface FsSet {
   readonly parts: readonly FsPart[];
   readonly tail: 'seg' | 'str';
+  /** Leading components known to exist as directories (they come from a configured path). */
+  readonly known: number;
 }
 
 /** Lexical normalisation as apr_filepath_merge does it: merged slashes, `.` dropped, `..` pops. Null when not absolute. */
@@ -35,20 +41,26 @@ export function normalizePath(path: string): string[] | null {
 
 /**
  * The paths starting with `path` (`str`) or at/below `path` (`seg`). A `str` path ending in `/` is the
- * directory and everything below it. Null when the path is not absolute.
+ * directory and everything below it. `known`: how many leading components of `path` are a configured
+ * directory (all of them by default). Null when the path is not absolute.
  */
-export function fsSetOf(path: string, kind: 'seg' | 'str'): FsSet | null {
+export function fsSetOf(path: string, kind: 'seg' | 'str', known = Infinity): FsSet | null {
   if (!path.startsWith('/')) return null;
   if (kind === 'str' && !path.endsWith('/')) {
     const cut = path.lastIndexOf('/');
     const head = normalizePath(path.slice(0, cut + 1));
     const last = path.slice(cut + 1);
     if (!head) return null;
-    if (last === '' || last === '.' || last === '..') return fsSetOf(path + '/', 'seg');
-    return { parts: [...head.map((lit) => ({ lit })), { lit: last }], tail: 'str' };
+    if (last === '' || last === '.' || last === '..') return fsSetOf(path + '/', 'seg', known);
+    return { parts: [...head.map((lit) => ({ lit })), { lit: last }], tail: 'str', known: Math.min(known, head.length) };
   }
   const comps = normalizePath(path);
-  return comps ? { parts: comps.map((lit) => ({ lit })), tail: 'seg' } : null;
+  return comps ? { parts: comps.map((lit) => ({ lit })), tail: 'seg', known: Math.min(known, comps.length) } : null;
+}
+
+/** How many components a configured directory path has (what a set built on it knows to exist). */
+export function depthOf(path: string): number {
+  return normalizePath(path)?.length ?? 0;
 }
 
 export function fsSetText(s: FsSet): string {
@@ -118,7 +130,8 @@ function fsContains(a: FsSet, b: FsSet): boolean {
   const bh = stringHead(b).head;
   if (a.tail === 'str') return bh.startsWith(ah);
   if (ah === '/') return true;
-  return bh === ah || bh.startsWith(ah + '/');
+  // `str …/a` also holds `…/ax`: inside `seg …/a` only when it starts strictly below it
+  return (b.tail === 'seg' && bh === ah) || bh.startsWith(ah + '/');
 }
 
 /** Some path of `set` outside every `excluded` set is covered. */
@@ -142,7 +155,7 @@ export function hits(set: FsSet, excluded: readonly FsSet[], cover: Cover): Verd
   if (excluded.length === 0) return yes;
   // a literal directory meets the set in one prefix set: excluded when an excluded set holds it
   if (!cover.wild && !set.parts.some((p) => 'any' in p)) {
-    const deeper: FsSet = cover.comps.length >= set.parts.length ? { parts: cover.comps.map((lit) => ({ lit })), tail: 'seg' } : set;
+    const deeper: FsSet = cover.comps.length >= set.parts.length ? { parts: cover.comps.map((lit) => ({ lit })), tail: 'seg', known: 0 } : set;
     return excluded.some((e) => fsContains(e, deeper)) ? no : yes;
   }
   return { value: true, approx: true };
@@ -153,7 +166,10 @@ export function within(set: FsSet, cover: Cover): Verdict {
   if (cover.kind === 'relative') return { value: false, approx: true };
   if (cover.kind === 'regex') {
     const { head } = stringHead(set);
-    if (cover.all && head.startsWith(cover.literal)) return yes;
+    // the file name httpd matches holds the existing components and the first missing one: it starts with
+    // the literal when the literal's directories are known to exist and every path is below them
+    const litDepth = cover.literal.split('/').filter((c) => c !== '').length;
+    if (cover.all && head.startsWith(cover.literal) && litDepth <= set.known && set.parts.length > litDepth) return yes;
     // no path of the (non-empty) set can match: surely not all
     if (!hits(set, [], cover).value) return no;
     return { value: false, approx: true };
@@ -167,6 +183,9 @@ export function within(set: FsSet, cover: Cover): Verdict {
     const all = partMatchesAll(set.parts[i], cover.comps[i], partial);
     if (all === null) approx = true;
     else if (!all) return no;
+    // a literal <Directory> exists (configured); a wildcard one is merged only where the walk finds the
+    // component it matches, which is known only for the configured part of the set
+    else if (hasWildcard(cover.comps[i]) && i >= set.known) approx = true;
   }
   return approx ? { value: false, approx: true } : yes;
 }

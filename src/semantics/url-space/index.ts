@@ -75,7 +75,7 @@ function dedupe(causes: readonly Cause[]): Cause[] {
 }
 
 function anyOf(answers: readonly Answer[]): Answer {
-  const sure = answers.find((a) => a.value && a.causes.length === 0);
+  const sure = answers.find((a) => a.value && a.causes.length === 0 && !a.approx) ?? answers.find((a) => a.value && a.causes.length === 0);
   if (sure) return sure;
   const possible = answers.filter((a) => a.value);
   if (possible.length === 0) return { value: false, causes: [], approx: false };
@@ -84,7 +84,7 @@ function anyOf(answers: readonly Answer[]): Answer {
 
 function allOf(answers: readonly Answer[]): Answer {
   if (answers.every((a) => a.value)) return { value: true, causes: [], approx: false };
-  const sureNot = answers.find((a) => !a.value && a.causes.length === 0);
+  const sureNot = answers.find((a) => !a.value && a.causes.length === 0 && !a.approx) ?? answers.find((a) => !a.value && a.causes.length === 0);
   if (sureNot) return sureNot;
   const doubtful = answers.filter((a) => !a.value);
   return { value: false, causes: doubtful.flatMap((a) => a.causes), approx: doubtful.some((a) => a.approx) };

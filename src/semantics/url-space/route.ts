@@ -128,7 +128,7 @@ const why = (step: Step, t: Tri) => [...step.reach, ...step.takes, ...t.causes];
 
 export function mayAnswer(steps: readonly Step[], cover: Cover): Answer {
   const judged = steps.map((s) => ({ s, t: stepHits(s, cover) }));
-  const sure = judged.find(({ s, t }) => certain(s) && t.v === 'yes');
+  const sure = judged.find(({ s, t }) => certain(s) && t.v === 'yes' && !t.approx) ?? judged.find(({ s, t }) => certain(s) && t.v === 'yes');
   if (sure) return { value: true, causes: [], approx: sure.t.approx };
   const possible = judged.filter(({ t }) => t.v !== 'no');
   if (possible.length === 0) return { value: false, causes: [], approx: false };
@@ -138,7 +138,7 @@ export function mayAnswer(steps: readonly Step[], cover: Cover): Answer {
 export function surelyAnswer(steps: readonly Step[], cover: Cover): Answer {
   const judged = steps.map((s) => ({ s, t: stepWithin(s, cover) }));
   if (judged.every(({ t }) => t.v === 'yes')) return { value: true, causes: [], approx: false };
-  const sureNot = judged.find(({ s, t }) => certain(s) && t.v === 'no');
+  const sureNot = judged.find(({ s, t }) => certain(s) && t.v === 'no' && !t.approx) ?? judged.find(({ s, t }) => certain(s) && t.v === 'no');
   if (sureNot) return { value: false, causes: [], approx: sureNot.t.approx };
   const doubtful = judged.filter(({ t }) => t.v !== 'yes');
   return { value: false, causes: doubtful.flatMap(({ s, t }) => why(s, t)), approx: doubtful.some(({ t }) => t.approx) };

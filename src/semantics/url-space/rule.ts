@@ -4,7 +4,7 @@
 import { Directive } from '../../cst';
 import { SourceFile } from '../../server/types';
 import { Certainty } from './conditions';
-import { FsSet, fsSetOf } from './fs-sets';
+import { depthOf, FsSet, fsSetOf } from './fs-sets';
 import { Cause } from './types';
 import { UrlSet } from './url-sets';
 
@@ -77,7 +77,9 @@ export function underCertainty(rule: Rule, cert: Certainty): Rule | null {
 export function mapPrefix(x: UrlSet, match: UrlSet, target: string): FsSet | null {
   if (x.kind === 'none' || match.kind === 'none') return null;
   const rest = x.p.slice(match.p.length);
-  return fsSetOf(target + rest, x.kind);
+  // the target exists (configured); a rest that continues its last name (`/t/d1` + `b`) leaves that name unknown
+  const continues = rest !== '' && !rest.startsWith('/') && !target.endsWith('/');
+  return fsSetOf(target + rest, x.kind, depthOf(target) - (continues ? 1 : 0));
 }
 
 /** A prefix mapping's outcome for x, with the URLs already taken by earlier rules left out. */
@@ -85,7 +87,10 @@ export function prefixOutcome(x: UrlSet, excl: readonly UrlSet[], match: UrlSet,
   const set = mapPrefix(x, match, target);
   if (!set) return null;
   const out: FsSet[] = [];
-  for (const e of excl) {
+  // a prefix match without a final slash whose rest may or may not start with `/` (AliasMatch ^/a(.*)), onto a
+  // target ending in `/`, sends `/a/b` and `/ab` to the same path: then what earlier rules took says nothing
+  const merges = match.kind === 'str' && !match.p.endsWith('/') && target.endsWith('/');
+  for (const e of merges ? [] : excl) {
     // an excluded set must not grow: `str /al/` maps to the paths strictly below …/al, which the fs sets
     // can only widen to …/al itself (the target of URL `/al`, still reaching this rule): leave it out
     if (e.kind === 'str' && (target + e.p.slice(match.kind === 'none' ? 0 : match.p.length)).endsWith('/')) continue;

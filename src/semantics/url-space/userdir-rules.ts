@@ -11,7 +11,7 @@
  * 2.2, which kept repeated slashes) goes on to the DocumentRoot.
  */
 import { candidates } from './candidates';
-import { FsPart, fsSetOf, normalizePath } from './fs-sets';
+import { depthOf, FsPart, fsSetOf, normalizePath } from './fs-sets';
 import { ContextFacts, Entry } from './read-config';
 import { cause, NOTHING, Outcome, Rule, single, Single, underCertainty } from './rule';
 import { Cause } from './types';
@@ -70,13 +70,14 @@ function entryOutcome(word: string, user: UserPart, line: Entry): Single {
     after = '';
   } else return home;
   if (user.exact) {
-    const set = fsSetOf(before + user.name + after + user.rest, user.kind);
+    // the configured base (before the user's name) exists; the user's directory may not
+    const set = fsSetOf(before + user.name + after + user.rest, user.kind, depthOf(before.slice(0, before.lastIndexOf('/') + 1)));
     return set ? { kind: 'fs', set, excl: [], point: false, widened: [] } : home;
   }
   const any = anyUserSet(before, after);
   if (!any) return home;
   const widened: Cause[] = any.widened || user.name !== '' ? [cause(line.file, line.d, 'user names are read as any name')] : [];
-  return { kind: 'fs', set: { parts: any.parts, tail: 'seg' }, excl: [], point: false, widened };
+  return { kind: 'fs', set: { parts: any.parts, tail: 'seg', known: depthOf(before.slice(0, before.lastIndexOf('/') + 1)) }, excl: [], point: false, widened };
 }
 
 /** mod_userdir's own test (it looks at the second character): `` , `x.`, `x..` are declined; `.` and `..` are not. */
