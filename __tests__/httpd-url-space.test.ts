@@ -257,7 +257,8 @@ describe('URL-space model against httpd 2.4', () => {
     for (const f of FILES) writeTreeFile(path.join(root, f), `${f}\n`);
     makeWorldReadable(root);
     const [mainPort, vhostPort, closedPort] = await freePorts(3);
-    const text = template(mainPort, vhostPort, closedPort).replace(/@R@/g, root);
+    // the model reads exactly what httpd reads (the Listen and LoadModule lines included)
+    const text = baseConfig(root, mainPort, MODULES) + template(mainPort, vhostPort, closedPort).replace(/@R@/g, root);
     const tree = parse(text);
     const file: SourceFile = { realPath: path.join(root, 'model.conf'), displayPath: 'model.conf', role: 'main', original: text, tree };
     sections = markableSections(tree);
@@ -266,7 +267,7 @@ describe('URL-space model against httpd 2.4', () => {
     const space24 = buildUrlSpace([file], { version: '2.4' });
     meets24 = (loc, dir) => space24.meets(loc.pattern as never, loc.vhost, dir.pattern as never, dir.vhost);
     const conf = path.join(root, 'httpd.conf');
-    fs.writeFileSync(conf, baseConfig(root, mainPort, MODULES) + withMarkers(text, sections));
+    fs.writeFileSync(conf, withMarkers(text, sections));
     const t = configtest(conf);
     if (!t.ok) throw new Error(t.output);
     server = await startServerChecked(conf, mainPort, root);
@@ -345,7 +346,7 @@ const GEN_DIRS = ['www', 'www/a', 'www/a/b', 'www/ab', 'www/x', 'www/t/d1', 'v1'
 const GEN_PREFIXES = ['/a', '/a/', '/a/b', '/ab', '/x', '/x/', '/y', '/~bob', '/t'];
 
 /** A random server: main host and two virtual hosts mixing every mapping directive the model reads. */
-function generated(seed: number, vhostPort: number, closedPort: number): string {
+function generated(seed: number, mainPort: number, vhostPort: number, closedPort: number): string {
   const r = rng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
   const some = <T>(xs: readonly T[], p: number): T[] => xs.filter(() => r() < p);
@@ -373,8 +374,10 @@ function generated(seed: number, vhostPort: number, closedPort: number): string 
       ...[...some(GEN_DIRS, p), ...(r() < 0.5 ? ['t/*/a', 't/d1*', 'u/*'] : [])].map((d) => `${indent}<Directory "@R@/${d}">\n${indent}</Directory>`),
       ...(r() < 0.4 ? [`${indent}<DirectoryMatch "^@R@/${pick(['t/d1/', 't/d', 'www/a', 'u/'])}">\n${indent}</DirectoryMatch>`] : []),
     ];
+  // sometimes the virtual hosts take both ports: the main server then answers nothing
+  const addresses = r() < 0.3 ? `*:${mainPort} *:${vhostPort}` : `*:${vhostPort}`;
   const vhost = (name: string) =>
-    [`<VirtualHost *:${vhostPort}>`, `    ServerName ${name}`, ...(r() < 0.5 ? [`    DocumentRoot "@R@/v1"`] : []), ...mapping().map((l) => `    ${l}`), ...locations('    '), ...directories('    ', 0.15), '</VirtualHost>'];
+    [`<VirtualHost ${addresses}>`, `    ServerName ${name}`, ...(r() < 0.5 ? [`    DocumentRoot "@R@/v1"`] : []), ...mapping().map((l) => `    ${l}`), ...locations('    '), ...directories('    ', 0.15), '</VirtualHost>'];
   return [
     'ServerName 127.0.0.1',
     `Listen 127.0.0.1:${vhostPort}`,
@@ -405,12 +408,12 @@ describe('URL-space model against httpd 2.4, generated servers', () => {
       for (const d of GEN_DIRS) writeTreeFile(path.join(root, d, 'f.txt'), `${d}\n`);
       makeWorldReadable(root);
       const [mainPort, vhostPort, closedPort] = await freePorts(3);
-      const text = generated(seed, vhostPort, closedPort).replace(/@R@/g, root);
+      const text = baseConfig(root, mainPort, MODULES) + generated(seed, mainPort, vhostPort, closedPort).replace(/@R@/g, root);
       const tree = parse(text);
       const file: SourceFile = { realPath: path.join(root, 'model.conf'), displayPath: 'model.conf', role: 'main', original: text, tree };
       const sections = markableSections(tree);
       const conf = path.join(root, 'httpd.conf');
-      fs.writeFileSync(conf, baseConfig(root, mainPort, MODULES) + withMarkers(text, sections));
+      fs.writeFileSync(conf, withMarkers(text, sections));
       const t = configtest(conf);
       if (!t.ok) throw new Error(`seed ${seed}: ${t.output}\n${text}`);
       server = await startServerChecked(conf, mainPort, root);
@@ -521,5 +524,36 @@ describe('what one request meets, measured on httpd 2.4', () => {
     const r = await ask('/target.txt');
     expect(r.response).toEqual(['<Directory />', '<Directory /www>', '<Location />']);
     expect(r.original).toEqual([]);
+  });
+});
+
+describe('the main server, measured on httpd 2.4', () => {
+  it('answers nothing when a *:port virtual host covers its only Listen address, whatever the Host header (negative control: another port)', async () => {
+    const root = tempDir('codemod-urlspace-v-');
+    let server: RunningServer | null = null;
+    try {
+      for (const f of ['www/f.txt', 'v/f.txt']) writeTreeFile(path.join(root, f), `${f}\n`);
+      makeWorldReadable(root);
+      const [port, other] = await freePorts(2);
+      const text = `DocumentRoot "${root}/www"\n<Directory "${root}/www">\n    Header always set X-Main-Root 1\n</Directory>\n<Directory />\n    Require all granted\n</Directory>\nListen 127.0.0.1:${other}\n<VirtualHost *:${port}>\n    ServerName v.test\n    DocumentRoot "${root}/v"\n</VirtualHost>\n`;
+      const conf = path.join(root, 'httpd.conf');
+      fs.writeFileSync(conf, baseConfig(root, port, ['headers']) + text);
+      server = await startServerChecked(conf, port, root);
+      const hosts = ['v.test', 'other.test', '127.0.0.1', 'localhost'];
+      const onVhostPort = await Promise.all(hosts.map((h) => localRequest(port, '/f.txt', { Host: h })));
+      expect(onVhostPort.map((r) => r.headers['x-main-root'])).toEqual(hosts.map(() => undefined));
+      const onOther = await localRequest(other, '/f.txt', { Host: 'v.test' });
+      expect(onOther.headers['x-main-root']).toBe('1');
+      // the model: with the second Listen the main server is a host, without it not
+      const parsed = (t: string): SourceFile => ({ realPath: path.join(root, 'm.conf'), displayPath: 'm.conf', role: 'main', original: t, tree: parse(t) });
+      const asked = { kind: 'dir' as const, path: `${root}/www` };
+      const withOther = buildUrlSpace([parsed(`Listen 127.0.0.1:${port}\n${text}`)]);
+      const withoutOther = buildUrlSpace([parsed(`Listen 127.0.0.1:${port}\n${text.replace(/Listen [^\n]*\n/, '')}`)]);
+      expect(withOther.meets({ kind: 'prefix', path: '/' }, null, asked, null).may).toBe(true);
+      expect(withoutOther.meets({ kind: 'prefix', path: '/' }, null, asked, null).may).toBe(false);
+    } finally {
+      await server?.stop();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -8,6 +8,7 @@ import { parse, Section, sections } from '../src/cst';
 import { SourceFile } from '../src/server/types';
 import { buildUrlSpace, FsPattern, Meeting, UrlPattern, UrlSpaceOptions, Version } from '../src/semantics/url-space';
 import { CORPUS_DIR } from './support/corpus';
+import { discover } from '../src/server/discover';
 
 function file(name: string, text: string, role: SourceFile['role'] = 'main'): SourceFile {
   return { realPath: `/srv/conf/${name}`, displayPath: name, role, original: text, tree: parse(text) };
@@ -457,5 +458,30 @@ describe('versions', () => {
     const m = server('DocumentRoot /www\n<IfVersion >= 2.4>\nAlias /a /srv/a\n</IfVersion>\n', { version }).meet('/a', '/srv/a');
     expect(m.surely).toBe(version === '2.4');
     expect(m.unknown.length > 0).toBe(uncertain && version === 'both');
+  });
+});
+
+describe('which hosts answer', () => {
+  it('the main server answers nothing when virtual hosts cover every Listen address (Debian sets no main DocumentRoot)', () => {
+    const covered = server('Listen 80\nDocumentRoot /www\n<VirtualHost *:80>\nServerName v.test\nDocumentRoot /srv/v\n</VirtualHost>\n');
+    expect(covered.meet('/x', '/www')).toEqual({ may: false, surely: false, ...exact });
+    expect(covered.meet('/x', '/srv/v')).toEqual({ may: true, surely: true, ...exact });
+    const open = server('Listen 80\nListen 8080\nDocumentRoot /www\n<VirtualHost *:80>\nServerName v.test\nDocumentRoot /srv/v\n</VirtualHost>\n');
+    expect(open.meet('/x', '/www')).toEqual({ may: true, surely: false, ...exact });
+    const specific = server('Listen 80\nDocumentRoot /www\n<VirtualHost 10.0.0.1:80>\nDocumentRoot /srv/v\n</VirtualHost>\n');
+    expect(specific.meet('/x', '/www').may).toBe(true);
+    const noListen = server('DocumentRoot /www\n<VirtualHost *:80>\nDocumentRoot /srv/v\n</VirtualHost>\n');
+    expect(noListen.meet('/x', '/www').may).toBe(true);
+    const unsetMain = server('Listen 80\n<VirtualHost *:80>\nDocumentRoot /srv/v\n</VirtualHost>\n<IfModule mod_ssl.c>\nListen 443\n</IfModule>\n<VirtualHost _default_:443>\nDocumentRoot /srv/v\n</VirtualHost>\n');
+    expect(unsetMain.meet('/x', '/srv/v')).toEqual({ may: true, surely: true, ...exact });
+  });
+
+  it("Debian 7's tree: /server-status meets only the default sites' directories, nothing unknown", () => {
+    const d = discover([path.resolve(__dirname, '..', 'examples', 'debian-2.2')]);
+    const main = d.servers.find((s) => s.id.endsWith('apache2.conf'))!;
+    const s = fromFiles(main.files);
+    expect(s.meet('/server-status', '/usr/share/apache2/icons')).toEqual({ may: false, surely: false, ...exact });
+    expect(s.meet('/server-status', '/var/www/')).toEqual({ may: true, surely: true, ...exact });
+    expect(s.meet('/icons/', '/usr/share/apache2/icons')).toEqual({ may: true, surely: true, ...exact });
   });
 });

@@ -29,7 +29,7 @@
  * Assumptions (each sound for the access migration, which compares httpd 2.2 and 2.4):
  * - configured directories and DocumentRoots exist and are directories (a `<Directory>` naming a missing
  *   path never applies on httpd);
- * - the main server answers the requests no virtual host takes;
+ * - the main server is a host only when some Listen address is not covered by a virtual host (listen-cover.ts);
  * - lines at the top level of an included file belong to the main server (an Include inside a
  *   `<VirtualHost>` cannot be seen in a list of files);
  * - a per-directory file is read where AllowOverride allows it;
@@ -111,7 +111,7 @@ export function buildUrlSpace(files: readonly SourceFile[], options: UrlSpaceOpt
     }
     return rules;
   };
-  const hosts: (Section | null)[] = [null, ...server.vhosts.keys()];
+  const hosts: (Section | null)[] = [...(server.mainServes ? [null] : []), ...server.vhosts.keys()];
   // where a Location's URLs go in a host does not depend on the fs scope asked about
   const stepsCache = new Map<Section | null, Map<string, Step[]>>();
   const stepsOf = (urls: UrlSet, host: Section | null): Step[] => {

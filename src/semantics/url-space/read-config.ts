@@ -13,6 +13,7 @@ import { SourceFile } from '../../server/types';
 import { both, Certainty, CERTAIN, ConditionContext, conditionOf, Version } from './conditions';
 import { isMappingDirective } from './directive-kinds';
 import { locationUrlSet, ReadSet } from './url-sets';
+import { mainServerServes } from './listen-cover';
 import { urlPatternOf } from './section-patterns';
 
 export interface Entry {
@@ -52,6 +53,8 @@ export interface ServerFacts {
   readonly noProxyEnv: boolean;
   readonly serverRoot: string | null;
   readonly version: Version;
+  /** Whether the main server may answer a request: some Listen address no virtual host covers (see listen-cover.ts). */
+  readonly mainServes: boolean;
 }
 
 const LOCATION_SECTIONS = new Set(['location', 'locationmatch']);
@@ -75,7 +78,7 @@ function newBuilder(): Builder {
 interface Walk {
   readonly ctx: ConditionContext;
   readonly main: Builder;
-  readonly vhosts: Map<Section, { builder: Builder; file: SourceFile }>;
+  readonly vhosts: Map<Section, { builder: Builder; file: SourceFile; cert: Certainty }>;
   readonly vhostOrder: Section[];
 }
 
@@ -114,7 +117,7 @@ function visitServer(container: Section | ConfigFile, file: SourceFile, cert: Ce
       if (c.kind !== 'no') visitServer(node, file, both(cert, c), into, walk, inVhost);
     } else if (name === 'virtualhost' && !inVhost) {
       const builder = newBuilder();
-      walk.vhosts.set(node, { builder, file });
+      walk.vhosts.set(node, { builder, file, cert });
       walk.vhostOrder.push(node);
       visitServer(node, file, cert, builder, walk, true);
     } else if (LOCATION_SECTIONS.has(name)) visitLocation(node, file, cert, locationPattern(node), into, walk);
@@ -194,6 +197,8 @@ export function readServer(files: readonly SourceFile[], options: ReadOptions = 
   for (const e of walk.main.directives) if (e.d.is('ServerRoot') && e.cert.kind === 'yes' && e.d.values[0]) serverRoot = e.d.values[0];
   const noProxyEnv = files.some((f) => f.role !== 'htaccess' && /no-proxy/i.test(f.original));
   const macros = readMacros(files);
+  const sureVhosts = walk.vhostOrder.filter((v) => walk.vhosts.get(v)!.cert.kind === 'yes');
+  const mainServes = mainServerServes(walk.main.directives, sureVhosts, walk.vhostOrder.length);
   return {
     main: facts(null, mainFile, 0, walk.main),
     vhosts,
@@ -203,6 +208,7 @@ export function readServer(files: readonly SourceFile[], options: ReadOptions = 
     noProxyEnv,
     serverRoot,
     version,
+    mainServes,
   };
 }
 
