@@ -89,6 +89,8 @@ ProxyPass /px http://127.0.0.1:${closedPort}/
 </Directory>
 <Directory "@R@/www/a">
 </Directory>
+<Directory "@R@/www/a/f.txt">
+</Directory>
 <Directory "@R@/www/sub">
 </Directory>
 <Directory "@R@/www/uploads">
@@ -202,7 +204,7 @@ ProxyPass /px http://127.0.0.1:${closedPort}/
 
 /** URL-paths to ask: around every Location's literal path, every file of the tree as each host may reach it, and some others. */
 function urlPaths(sections: readonly MarkedSection[]): string[] {
-  const out = new Set<string>(['/', '/f.txt', '/index.html', '/nothing', '/gone', '/gone/x', '/px/skip', '/px/skip/f.txt', '/rf', '/rfx/y', '/~alice/sub/f.txt', '/~bob/f.txt', '/~', '/~/x', '//~bob/f.txt', '/alx/', '/alx/f.txt', '/alxf.txt', '/al2/a/f.txt', '/al2/f.txt', '/alx/x/f.txt', '/al/b/f.txt', '/al/a/f.txt', '/icons/f.txt', '/am/f.txt', '/am/a/f.txt', '/sharedx', '/a/b', '/a/b/f.txt', '/a/x/y']);
+  const out = new Set<string>(['/', '/f.txt', '/index.html', '/nothing', '/gone', '/gone/x', '/px/skip', '/px/skip/f.txt', '/rf', '/rfx/y', '/~alice/sub/f.txt', '/~bob/f.txt', '/~', '/~/x', '//~bob/f.txt', '/alx/', '/alx/f.txt', '/alxf.txt', '/al2/a/f.txt', '/al2/f.txt', '/alx/x/f.txt', '/al/b/f.txt', '/al/a/f.txt', '/icons/f.txt', '/am/f.txt', '/am/a/f.txt', '/rm%0Ax', '/am%0Ax', '/a/f.txt/x', '/sharedx', '/a/b', '/a/b/f.txt', '/a/x/y']);
   for (const s of sections) {
     if (s.kind !== 'location') continue;
     const p = s.pattern.kind === 'prefix' ? s.pattern.path.replace(/\*.*$/, 'b') : s.pattern.kind === 'regex' ? s.pattern.source.replace(/^\^/, '').replace(/[\\$()?:|.*]/g, '') : '';
@@ -300,6 +302,12 @@ describe('URL-space model against httpd 2.4', () => {
     console.log(summary('model, version 2.4', only24));
     expect(only24.violations).toEqual([]);
     expect(only24.mayFalse).toBeGreaterThan(both.mayFalse);
+  });
+
+  it('a <Directory> naming a regular file applies to it (default Options), as the model assumes', () => {
+    const file = sections.find((s) => s.label === `<Directory ${root}/www/a/f.txt>`)!;
+    const loc = sections.find((s) => s.label === '<Location /a>')!;
+    expect(observations.some((o) => o.path === '/a/f.txt' && o.marks.has(file.id) && o.marks.has(loc.id))).toBe(true);
   });
 
   it('decides the pairs the issue is about, as httpd shows them', () => {
