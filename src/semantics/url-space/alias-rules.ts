@@ -8,7 +8,7 @@
 import { Version } from './conditions';
 import { Entry, LocationEntry } from './read-config';
 import { capturingGroups, groupStartsWithSlash, regexShape, substitutionHead } from './regex-shape';
-import { cause, NOTHING, Outcome, prefixOutcome, Rule, serverRootRelative, single, Single, underCertainty, unknownOutcome } from './rule';
+import { cause, NOTHING, Outcome, prefixOutcome, Rule, rulesOf, serverRootRelative, single, Single, unknownOutcome } from './rule';
 import { depthOf, fsSetOf } from './fs-sets';
 import { collapseSlashes, prefixSet, regexUrlSet, UrlSet } from './url-sets';
 
@@ -58,24 +58,15 @@ export function locationCapture(e: LocationEntry): Pick<Rule, 'capture' | 'captu
 }
 
 export function serverRedirects(entries: readonly Entry[], version: Version): Rule[] {
-  const rules: Rule[] = [];
-  for (const e of entries) {
+  return rulesOf(entries, (e) => {
     const name = e.d.name.toLowerCase();
-    if (!REDIRECTS.has(name)) continue;
-    const pattern = redirectPattern(e);
-    if (pattern === null) continue;
-    let rule: Rule;
-    if (name === 'redirectmatch') {
-      const read = regexUrlSet(pattern);
-      const takes = read.exact ? [] : [cause(e.file, e.d, 'its pattern is read as its literal prefix')];
-      rule = { match: read.set, matchExact: read.exact, takes, capture: regexCapture(pattern, version), outcome: () => NOTHING };
-    } else {
-      rule = { match: prefixSet(pattern), matchExact: true, takes: [], capture: 'all', outcome: () => NOTHING };
-    }
-    const placed = underCertainty(rule, e.cert);
-    if (placed) rules.push(placed);
-  }
-  return rules;
+    const pattern = REDIRECTS.has(name) ? redirectPattern(e) : null;
+    if (pattern === null) return null;
+    if (name !== 'redirectmatch') return { match: prefixSet(pattern), matchExact: true, takes: [], capture: 'all', outcome: () => NOTHING };
+    const read = regexUrlSet(pattern);
+    const takes = read.exact ? [] : [cause(e.file, e.d, 'its pattern is read as its literal prefix')];
+    return { match: read.set, matchExact: read.exact, takes, capture: regexCapture(pattern, version), outcome: () => NOTHING };
+  });
 }
 
 /** AliasMatch's destination for URLs x: exact for `^/lit(.*)` + `/target$1` (a prefix mapping), widened otherwise. */
@@ -107,29 +98,23 @@ function aliasMatchOutcome(e: Entry, pattern: string, target: string, serverRoot
 }
 
 export function serverAliases(entries: readonly Entry[], serverRoot: string | null, version: Version): Rule[] {
-  const rules: Rule[] = [];
-  for (const e of entries) {
+  return rulesOf(entries, (e) => {
     const name = e.d.name.toLowerCase();
-    if (!ALIASES.has(name) || e.d.values.length < 2) continue;
+    if (!ALIASES.has(name) || e.d.values.length < 2) return null;
     const [fake, real] = e.d.values;
-    let rule: Rule;
     if (name.endsWith('match')) {
       const read = regexUrlSet(fake);
       const takes = read.exact ? [] : [cause(e.file, e.d, 'its pattern is read as its literal prefix')];
-      rule = { match: read.set, matchExact: read.exact, takes, capture: regexCapture(fake, version), outcome: aliasMatchOutcome(e, fake, real, serverRoot) };
-    } else {
-      const match = prefixSet(fake);
-      const target = serverRootRelative(real, serverRoot);
-      const outcome = (x: UrlSet, excl: readonly UrlSet[]): Outcome => {
-        const out: Single | null = target === null ? null : prefixOutcome(x, excl, match, target);
-        return out ? single(out) : unknownOutcome([cause(e.file, e.d, 'relative target and no ServerRoot')]);
-      };
-      rule = { match, matchExact: true, takes: [], capture: 'all', outcome };
+      return { match: read.set, matchExact: read.exact, takes, capture: regexCapture(fake, version), outcome: aliasMatchOutcome(e, fake, real, serverRoot) };
     }
-    const placed = underCertainty(rule, e.cert);
-    if (placed) rules.push(placed);
-  }
-  return rules;
+    const match = prefixSet(fake);
+    const target = serverRootRelative(real, serverRoot);
+    const outcome = (x: UrlSet, excl: readonly UrlSet[]): Outcome => {
+      const out: Single | null = target === null ? null : prefixOutcome(x, excl, match, target);
+      return out ? single(out) : unknownOutcome([cause(e.file, e.d, 'relative target and no ServerRoot')]);
+    };
+    return { match, matchExact: true, takes: [], capture: 'all', outcome };
+  });
 }
 
 /**
@@ -137,28 +122,19 @@ export function serverAliases(entries: readonly Entry[], serverRoot: string | nu
  * with the Location's configuration). Two-argument Redirect there runs in fixups and is ignored.
  */
 export function locationRedirects(entries: readonly LocationEntry[]): Rule[] {
-  const rules: Rule[] = [];
-  for (const e of entries) {
-    if (!e.d.is('Redirect')) continue;
+  return rulesOf(entries, (e) => {
     const v = e.d.values;
     const grok = statusWord(v[0] ?? '');
-    const oneArg = (grok > 0 && v.length === 2) || (grok === 0 && v.length === 1) || (grok < 0 && v.length === 1);
-    if (!oneArg) continue;
-    const rule: Rule = { match: e.loc.set, matchExact: e.loc.exact, takes: [], ...locationCapture(e), outcome: () => NOTHING };
-    const placed = underCertainty(rule, e.cert);
-    if (placed) rules.push(placed);
-  }
-  return rules;
+    const oneArg = (grok > 0 && v.length === 2) || (grok <= 0 && v.length === 1);
+    if (!e.d.is('Redirect') || !oneArg) return null;
+    return { match: e.loc.set, matchExact: e.loc.exact, takes: [], ...locationCapture(e), outcome: () => NOTHING };
+  });
 }
 
 export function locationAliases(entries: readonly LocationEntry[]): Rule[] {
-  const rules: Rule[] = [];
-  for (const e of entries) {
-    if (!e.d.is('Alias', 'ScriptAlias') || e.d.values.length !== 1) continue;
+  return rulesOf(entries, (e) => {
+    if (!e.d.is('Alias', 'ScriptAlias') || e.d.values.length !== 1) return null;
     const c = cause(e.file, e.d, 'an Alias expression inside <Location> decides the file name');
-    const rule: Rule = { match: e.loc.set, matchExact: e.loc.exact, takes: [c], capture: 'maybe', outcome: () => unknownOutcome([c]) };
-    const placed = underCertainty(rule, e.cert);
-    if (placed) rules.push(placed);
-  }
-  return rules;
+    return { match: e.loc.set, matchExact: e.loc.exact, takes: [c], capture: 'maybe', outcome: () => unknownOutcome([c]) };
+  });
 }

@@ -5,10 +5,10 @@
  * host's, else the main server's; relative to ServerRoot). An unset DocumentRoot is httpd's compiled-in
  * default, which the model does not know.
  */
-import { candidates } from './candidates';
+import { candidates, Candidates } from './candidates';
 import { depthOf, fsSetOf } from './fs-sets';
 import { ContextFacts, Entry } from './read-config';
-import { cause, Outcome, prefixOutcome, Rule, serverRootRelative, Single, single, underCertainty, unknownOutcome } from './rule';
+import { cause, Outcome, prefixOutcome, Rule, rulesOf, serverRootRelative, Single, single, unknownOutcome } from './rule';
 import { Cause } from './types';
 import { EVERY_URL, prefixSet, UrlSet } from './url-sets';
 
@@ -17,27 +17,26 @@ function literalBeforePercent(path: string): string {
   return i < 0 ? path : path.slice(0, i);
 }
 
-function vhostAliasRule(e: Entry, match: UrlSet, serverRoot: string | null): Rule | null {
+function vhostAliasRule(e: Entry, match: UrlSet, serverRoot: string | null): Rule {
   const head = serverRootRelative(literalBeforePercent(e.d.values[0] ?? ''), serverRoot);
   const widened = [cause(e.file, e.d, 'the path is interpolated from the host name or address')];
   const set = head === null ? null : fsSetOf(head, 'str', depthOf(head));
   const outcome = (): Outcome => (set ? single({ kind: 'fs', set, excl: [], point: false, widened }) : unknownOutcome(widened));
-  return underCertainty({ match, matchExact: true, takes: [], capture: 'all', outcome }, e.cert);
+  return { match, matchExact: true, takes: [], capture: 'all', outcome };
+}
+
+/** Last line wins: the uncertain later lines are tried before the line that surely applies. */
+function latestFirst(c: Candidates): Entry[] {
+  return [...c.entries].reverse();
 }
 
 export function vhostAliasRules(main: ContextFacts, vhost: ContextFacts | null, serverRoot: string | null): Rule[] {
-  const rules: Rule[] = [];
   const script = candidates(main, vhost, (e) => e.d.is('VirtualScriptAlias', 'VirtualScriptAliasIP'));
-  for (const e of script.entries) {
-    const r = vhostAliasRule(e, { kind: 'str', p: '/cgi-bin/' }, serverRoot);
-    if (r) rules.push(r);
-  }
   const doc = candidates(main, vhost, (e) => e.d.is('VirtualDocumentRoot', 'VirtualDocumentRootIP'));
-  for (const e of doc.entries) {
-    const r = vhostAliasRule(e, EVERY_URL, serverRoot);
-    if (r) rules.push(r);
-  }
-  return rules;
+  return [
+    ...rulesOf(latestFirst(script), (e) => vhostAliasRule(e, { kind: 'str', p: '/cgi-bin/' }, serverRoot)),
+    ...rulesOf(latestFirst(doc), (e) => vhostAliasRule(e, EVERY_URL, serverRoot)),
+  ];
 }
 
 /** Where the DocumentRoot sends URLs matching `match` (everything, or ServerPath's prefix), minus the URLs already taken. */
@@ -58,14 +57,13 @@ export function docrootRules(main: ContextFacts, vhost: ContextFacts | null, ser
   const unset: Cause | null = c.mayBeUnset
     ? { file: main.file, line: 0, why: "DocumentRoot is not set: httpd's compiled-in default applies, which the model does not know" }
     : null;
-  const rules: Rule[] = [];
-  const serverPath = vhost ? candidates(main, vhost, (e) => e.d.is('ServerPath') && e.d.values.length > 0) : null;
-  for (const e of vhost && serverPath ? serverPath.entries.filter((x) => vhost.directives.includes(x)) : []) {
-    const match = prefixSet(e.d.values[0]);
-    const rule: Rule = { match, matchExact: true, takes: [], capture: 'all', outcome: docrootOutcome(c.entries, unset, c.choice, match, serverRoot) };
-    const placed = underCertainty(rule, e.cert);
-    if (placed) rules.push(placed);
-  }
-  rules.push({ match: EVERY_URL, matchExact: true, takes: [], capture: 'all', outcome: docrootOutcome(c.entries, unset, c.choice, EVERY_URL, serverRoot) });
-  return rules;
+  // ServerPath is a virtual host's own (not inherited)
+  const serverPath = vhost ? candidates({ ...vhost, directives: [] }, vhost, (e) => e.d.is('ServerPath') && e.d.values.length > 0) : null;
+  const stripped = serverPath
+    ? rulesOf(latestFirst(serverPath), (e) => {
+        const match = prefixSet(e.d.values[0]);
+        return { match, matchExact: true, takes: [], capture: 'all', outcome: docrootOutcome(c.entries, unset, c.choice, match, serverRoot) };
+      })
+    : [];
+  return [...stripped, { match: EVERY_URL, matchExact: true, takes: [], capture: 'all', outcome: docrootOutcome(c.entries, unset, c.choice, EVERY_URL, serverRoot) }];
 }

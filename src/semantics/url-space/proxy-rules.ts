@@ -9,7 +9,7 @@
 import { Version } from './conditions';
 import { Entry, LocationEntry } from './read-config';
 import { locationCapture, regexCapture } from './alias-rules';
-import { cause, NOTHING, Rule, underCertainty } from './rule';
+import { cause, NOTHING, Rule, rulesOf } from './rule';
 import { EVERY_URL, prefixSet, regexUrlSet } from './url-sets';
 
 /** Whether a proxied target may hand some requests back (mod_proxy_wstunnel declines non-upgrade requests). */
@@ -24,35 +24,26 @@ function proxyRule(base: Omit<Rule, 'phase' | 'outcome'>, target: string, noProx
 }
 
 export function locationProxies(locationEntries: readonly LocationEntry[], noProxyEnv: boolean): Rule[] {
-  const rules: Rule[] = [];
-  for (const e of [...locationEntries].reverse()) {
-    if (!e.d.is('ProxyPass', 'ProxyPassMatch') || e.d.values.length < 1) continue;
-    const target = e.d.values[0];
-    if (target.includes('=') && !target.includes('://') && target !== '!') continue;
-    const rule = proxyRule({ match: e.loc.set, matchExact: e.loc.exact, takes: [], ...locationCapture(e) }, target, noProxyEnv);
-    const placed = underCertainty(rule, e.cert);
-    if (placed) rules.push(placed);
-  }
-  return rules;
+  return rulesOf([...locationEntries].reverse(), (e) => {
+    const target = e.d.values[0] ?? '';
+    if (!e.d.is('ProxyPass', 'ProxyPassMatch') || (target.includes('=') && !target.includes('://') && target !== '!')) return null;
+    return proxyRule({ match: e.loc.set, matchExact: e.loc.exact, takes: [], ...locationCapture(e) }, target, noProxyEnv);
+  });
 }
 
 export function serverProxies(entries: readonly Entry[], noProxyEnv: boolean, version: Version): Rule[] {
-  const rules: Rule[] = [];
-  for (const e of entries) {
+  return rulesOf(entries, (e) => {
     const v = e.d.values;
-    let rule: Rule | null = null;
-    if (e.d.is('ProxyPass') && v.length >= 2) {
-      rule = proxyRule({ match: prefixSet(v[0]), matchExact: true, takes: [], capture: 'all' }, v[1], noProxyEnv);
-    } else if (e.d.is('ProxyPassMatch') && v.length >= 2) {
+    if (e.d.is('ProxyPass') && v.length >= 2) return proxyRule({ match: prefixSet(v[0]), matchExact: true, takes: [], capture: 'all' }, v[1], noProxyEnv);
+    if (e.d.is('ProxyPassMatch') && v.length >= 2) {
       const read = regexUrlSet(v[0]);
       const takes = read.exact ? [] : [cause(e.file, e.d, 'its pattern is read as its literal prefix')];
-      rule = proxyRule({ match: read.set, matchExact: read.exact, takes, capture: regexCapture(v[0], version) }, v[1], noProxyEnv);
-    } else if (e.d.is('ProxyExpressEnable') && /^on$/i.test(v[0] ?? '')) {
-      const c = cause(e.file, e.d, 'its map decides which hosts are proxied');
-      rule = { match: EVERY_URL, matchExact: true, takes: [c], capture: 'maybe', phase: 'proxy', outcome: () => NOTHING };
+      return proxyRule({ match: read.set, matchExact: read.exact, takes, capture: regexCapture(v[0], version) }, v[1], noProxyEnv);
     }
-    const placed = rule && underCertainty(rule, e.cert);
-    if (placed) rules.push(placed);
-  }
-  return rules;
+    if (e.d.is('ProxyExpressEnable') && /^on$/i.test(v[0] ?? '')) {
+      const c = cause(e.file, e.d, 'its map decides which hosts are proxied');
+      return { match: EVERY_URL, matchExact: true, takes: [c], capture: 'maybe', phase: 'proxy', outcome: () => NOTHING };
+    }
+    return null;
+  });
 }

@@ -25,9 +25,11 @@ export interface RegexShape {
 
 const META = new Set(['\\', '^', '$', '.', '|', '?', '*', '+', '(', ')', '[', ']', '{', '}']);
 
-/** Whether `|` occurs outside parentheses and classes. */
-function topLevelAlternation(source: string): boolean {
-  let depth = 0;
+/**
+ * Walks a pattern's characters outside escapes and character classes (`[^]x]` and `[]x]` included), until
+ * `visit` returns true; returns whether it did.
+ */
+function scan(source: string, visit: (c: string, i: number) => boolean | void): boolean {
   let inClass = false;
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
@@ -43,27 +45,26 @@ function topLevelAlternation(source: string): boolean {
       inClass = true;
       if (source[i + 1] === '^') i++;
       if (source[i + 1] === ']') i++;
-    } else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === '|' && depth === 0) return true;
+      continue;
+    }
+    if (visit(c, i)) return true;
   }
   return false;
 }
 
-function hasDollar(source: string): boolean {
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-    } else if (c === '[') inClass = true;
-    else if (c === '$') return true;
-  }
-  return false;
+/** Whether `|` occurs outside parentheses and classes. */
+function topLevelAlternation(source: string): boolean {
+  let depth = 0;
+  return scan(source, (c) => {
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else return c === '|' && depth === 0;
+  });
+}
+
+/** Whether `$` occurs outside escapes and classes (the same question transforms/directory-match-subdirectories.ts asks). */
+export function hasDollar(source: string): boolean {
+  return scan(source, (c) => c === '$');
 }
 
 // 2.4 compiles every pattern with DOTALL and DOLLAR_ENDONLY (AP_REG_DEFAULT, since 2.4.42; measured on
@@ -123,34 +124,17 @@ export function regexShape(source: string): RegexShape {
 export function capturingGroups(source: string): string[] {
   const groups: { start: number; end: number }[] = [];
   const stack: { start: number; capturing: boolean }[] = [];
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') {
-      inClass = true;
-      if (source[i + 1] === '^') i++;
-      if (source[i + 1] === ']') i++;
-    } else if (c === '(') {
+  scan(source, (c, i) => {
+    if (c === '(') {
       const capturing = source[i + 1] !== '?' || /^\?(P?<[A-Za-z_]|')/.test(source.slice(i + 1));
-      const entry = { start: i, capturing };
-      stack.push(entry);
+      stack.push({ start: i, capturing });
       if (capturing) groups.push({ start: i, end: -1 });
     } else if (c === ')') {
       const open = stack.pop();
-      if (open?.capturing) {
-        const g = groups.find((x) => x.start === open.start);
-        if (g) g.end = i;
-      }
+      const g = open?.capturing ? groups.find((x) => x.start === open.start) : undefined;
+      if (g) g.end = i;
     }
-  }
+  });
   return groups.map((g) => (g.end < 0 ? '' : source.slice(g.start + 1, g.end).replace(/^\?(P?<[A-Za-z_][A-Za-z0-9_]*>|'[A-Za-z_][A-Za-z0-9_]*')/, '')));
 }
 

@@ -59,7 +59,10 @@ function maybe(causes: readonly Cause[], approx = false): Tri {
   return { v: 'maybe', causes, approx };
 }
 
-function singleHits(s: Single, cover: Cover): Tri {
+type FsSingle = Extract<Single, { kind: 'fs' }>;
+
+/** How one destination stands to the scope; `fs` judges a filesystem set. */
+function judge(s: Single, cover: Cover, fs: (s: FsSingle) => Tri): Tri {
   switch (s.kind) {
     case 'nothing':
       return NO;
@@ -67,32 +70,29 @@ function singleHits(s: Single, cover: Cover): Tri {
       return maybe(s.causes);
     case 'any-path':
       return coversEverything(cover) ? YES : maybe(s.causes);
-    case 'fs': {
-      const r = s.point ? within(s.set, cover) : hits(s.set, s.excl, cover);
-      if (!r.value) return NO;
-      // a widened set: its real (non-empty) part surely hits only when the whole set lies in the scope
-      if (s.widened.length > 0 && !within(s.set, cover).value) return maybe(s.widened, r.approx);
-      return { v: 'yes', causes: [], approx: r.approx };
-    }
+    case 'fs':
+      return fs(s);
   }
 }
 
+function singleHits(s: Single, cover: Cover): Tri {
+  return judge(s, cover, (f) => {
+    const r = f.point ? within(f.set, cover) : hits(f.set, f.excl, cover);
+    if (!r.value) return NO;
+    // a widened set: its real (non-empty) part surely hits only when the whole set lies in the scope
+    if (f.widened.length > 0 && !within(f.set, cover).value) return maybe(f.widened, r.approx);
+    return { v: 'yes', causes: [], approx: r.approx };
+  });
+}
+
 function singleWithin(s: Single, cover: Cover): Tri {
-  switch (s.kind) {
-    case 'nothing':
-      return NO;
-    case 'unknown':
-      return maybe(s.causes);
-    case 'any-path':
-      return coversEverything(cover) ? YES : maybe(s.causes);
-    case 'fs': {
-      const r = within(s.set, cover);
-      if (r.value) return YES;
-      // a widened set: its real (non-empty) part surely misses when the whole set misses the scope
-      if (s.widened.length > 0 && hits(s.set, [], cover).value) return maybe(s.widened, r.approx);
-      return { v: 'no', causes: [], approx: r.approx };
-    }
-  }
+  return judge(s, cover, (f) => {
+    const r = within(f.set, cover);
+    if (r.value) return YES;
+    // a widened set: its real (non-empty) part surely misses when the whole set misses the scope
+    if (f.widened.length > 0 && hits(f.set, [], cover).value) return maybe(f.widened, r.approx);
+    return { v: 'no', causes: [], approx: r.approx };
+  });
 }
 
 function combine(tris: readonly Tri[], choice: readonly Cause[]): Tri {

@@ -70,6 +70,15 @@ export function underCertainty(rule: Rule, cert: Certainty): Rule | null {
   return { ...rule, takes: [...rule.takes, ...cert.causes], capture: rule.capture === 'none' ? 'none' : 'maybe' };
 }
 
+/** Builds a rule per line (null: the line is not one) and places each under its line's certainty. */
+export function rulesOf<E extends { readonly cert: Certainty }>(entries: readonly E[], build: (e: E) => Rule | null): Rule[] {
+  return entries.flatMap((e) => {
+    const rule = build(e);
+    const placed = rule && underCertainty(rule, e.cert);
+    return placed ? [placed] : [];
+  });
+}
+
 /**
  * Where a prefix mapping (`fake` → `target`, as mod_alias and core's DocumentRoot do it: the rest of the
  * URL-path after the prefix is appended to the target) sends the URLs `x ⊆ match`.

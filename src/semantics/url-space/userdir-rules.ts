@@ -13,7 +13,7 @@
 import { candidates } from './candidates';
 import { depthOf, FsPart, fsSetOf, normalizePath } from './fs-sets';
 import { ContextFacts, Entry } from './read-config';
-import { cause, NOTHING, Outcome, Rule, single, Single, underCertainty } from './rule';
+import { cause, NOTHING, Outcome, Rule, rulesOf, single, Single } from './rule';
 import { Cause } from './types';
 import { UrlSet } from './url-sets';
 import { Version } from './conditions';
@@ -125,8 +125,8 @@ export function userdirRules(main: ContextFacts, vhost: ContextFacts | null, ver
     if (flag === true) return user.exact ? enabled.has(user.name) : enabled.size > 0;
     return true;
   };
-  const rules: Rule[] = [];
-  for (const line of c.entries) {
+  // the last line wins: uncertain later lines are tried first
+  const rules = rulesOf([...c.entries].reverse(), (line) => {
     const words = line.d.values;
     const outcome = (x: UrlSet): Outcome => {
       const user = userPart(x);
@@ -147,10 +147,8 @@ export function userdirRules(main: ContextFacts, vhost: ContextFacts | null, ver
           ? { capture: 'maybe', captureWhy: [cause(line.file, line.d, 'takes these URLs when the user exists')] }
           : { capture: 'all' };
     const takesAll = (x: UrlSet) => applies(x) && (userPart(x)?.exact ?? false);
-    const rule: Rule = { match: { kind: 'str', p: '/~' }, matchExact: false, takes: [], ...capture, takesAll, applies, outcome };
-    const placed = underCertainty(rule, line.cert);
-    if (placed) rules.push(placed);
-  }
+    return { match: { kind: 'str', p: '/~' }, matchExact: false, takes: [], ...capture, takesAll, applies, outcome };
+  });
   // several candidate lines (conditions): any of them may be the one in force
   return c.entries.length > 1 ? rules.map((r) => ({ ...r, takes: [...r.takes, ...c.choice], capture: r.capture === 'none' ? r.capture : ('maybe' as const) })) : rules;
 }
