@@ -46,7 +46,8 @@ import { emitRequire } from '../src/semantics/access/emit';
 import { RequireNode } from '../src/semantics/access/types';
 import { GRANTED } from '../src/semantics/access/require-tree';
 import { ServerTree, SourceFile } from '../src/server/types';
-import { directorySections, governing, grantedClasses } from '../src/semantics/allow-override';
+import { buildUrlSpace } from '../src/semantics/url-space';
+import { unreadPerDirectoryFiles } from '../src/semantics/allow-override';
 import { REQUIRE_24_PROVIDERS, readScopeRules } from '../src/semantics/access/read-rules';
 import { Transform, TransformContext } from './types';
 
@@ -389,21 +390,72 @@ function reportChanges(scopes: readonly AccessScope[], plans: ReadonlyMap<Access
   }
 }
 
-/** Per-directory files whose directory is governed by `AllowOverride None`: httpd does not open them. */
-function unreadPerDirectoryFiles(server: ServerTree): SourceFile[] {
-  const perDirectory = server.files.filter((f) => f.role === 'htaccess' && f.directory !== undefined);
-  if (perDirectory.length === 0) return [];
-  const dirs = directorySections(server.files);
-  return perDirectory.filter((f) => {
-    const g = governing(dirs, f.directory as string);
-    const last = g?.allowOverride[g.allowOverride.length - 1];
-    return last !== undefined && grantedClasses(last).size === 0 && g?.allowOverrideList.length === 0;
-  });
+/**
+ * The URL space of a server: which sections meet on one request. Files the server does not read
+ * today (placed as if included) may change it once switched on: a pair may meet if it does with or
+ * without them, and surely meets only if it does both ways.
+ */
+function urlSpaceOf(server: ServerTree): SectionMeetings {
+  const config = server.files.filter((f) => f.role !== 'htaccess');
+  const read = config.filter((f) => f.asIf === undefined);
+  const today = buildUrlSpace(read);
+  if (read.length === config.length) return today;
+  const switchedOn = buildUrlSpace(config);
+  return {
+    meets(loc, locVhost, fs, fsVhost) {
+      const a = today.meets(loc, locVhost, fs, fsVhost);
+      const b = switchedOn.meets(loc, locVhost, fs, fsVhost);
+      return { may: a.may || b.may, surely: a.surely && b.surely, unknown: [...a.unknown, ...b.unknown] };
+    },
+  };
 }
 
-/** The URL space of a server: which sections meet on one request (none known yet: every pair may meet). */
-function urlSpaceOf(_server: ServerTree): SectionMeetings | null {
-  return null;
+/**
+ * Migrates the access rules of a set of files as one request space: plans each scope, contains
+ * what cannot be migrated, reports, rewrites. Returns how many scopes were migrated.
+ */
+function migrateAccess(files: readonly SourceFile[], space: SectionMeetings | null, fragment: boolean, ctx: TransformContext): number {
+  const scopes = collectScopes(files, space);
+  const targets = rewriteTargets(scopes);
+  const contextOld = scopes.filter((s) => s.file.role === 'context' && (styleOf(s) === 'old' || styleOf(s) === 'both'));
+  if (contextOld.length > 0) {
+    ctx.requireModule('access_compat', `the context config still holds Order/Allow/Deny (${where(contextOld[0])})`);
+  }
+  if (targets.length === 0) return 0;
+  const planContext: PlanContext = { all: scopes, universe: methodUniverse(scopes), fragment };
+  const plans = new Map<AccessScope, Plan>();
+  const reasons = new Map<AccessScope, string>();
+  for (const scope of targets) {
+    const plan = styleOf(scope) === 'both' ? planBoth(scope, planContext) : planOld(scope, planContext);
+    if (typeof plan === 'string') reasons.set(scope, plan);
+    else plans.set(scope, plan);
+  }
+  const { kept, pins, because } = contain({
+    scopes,
+    targets: new Set(targets),
+    unplannable: new Set(reasons.keys()),
+    migratedTree: (s) => {
+      const plan = plans.get(s);
+      return !plan || plan.inherit ? null : (plan.tree ?? GRANTED);
+    },
+    where,
+  });
+  for (const scope of targets) {
+    if (!kept.has(scope)) continue;
+    reportKept(scope, reasons.get(scope) ?? because.get(scope) ?? 'it meets a section that could not be migrated', scopes, ctx);
+  }
+  if (kept.size > 0) ctx.requireModule('access_compat', 'old Order/Allow/Deny rules are kept');
+  const mixed = scopes.some((s) => styleOf(s) === 'new' || styleOf(s) === 'both');
+  // the comparison needs the lines as they are now: before anything is rewritten
+  if (mixed) reportChanges(scopes, plans, kept, planContext.universe, ctx);
+  for (const [scope, list] of pins) writePins(scope, list, ctx);
+  let migrated = 0;
+  for (const [scope, plan] of plans) {
+    if (kept.has(scope)) continue;
+    rewriteScope(plan, ctx);
+    migrated++;
+  }
+  return migrated;
 }
 
 export const accessToRequire: Transform = {
@@ -412,57 +464,28 @@ export const accessToRequire: Transform = {
   row: 'Authorization: Order/Allow/Deny/Satisfy (mod_access_compat) → Require (mod_authz_core, mod_authz_host)',
   order: 100,
   applyServer(server, ctx) {
-    // a per-directory file under AllowOverride None was never read: not a source of rules, and left as it is
+    // a per-directory file under AllowOverride None is never opened: no source of rules for its
+    // neighbours; it is migrated on its own, so it is right once AllowOverride lets it in
     const unread = unreadPerDirectoryFiles(server);
-    for (const file of unread) {
-      if (!readScopeRules(file.tree).accessLines.length) continue;
-      ctx.noteIn(file, null, 'htaccess-not-read', `AllowOverride None governs ${file.directory}: httpd did not read this file on 2.2 and will not on 2.4, so its access lines applied to nothing; left as they are`, 'info');
-    }
-    const scopes = collectScopes(
+    const fragment = server.main === null;
+    const migrated = migrateAccess(
       server.files.filter((f) => !unread.includes(f)),
       urlSpaceOf(server),
+      fragment,
+      ctx,
     );
-    const targets = rewriteTargets(scopes);
-    const contextOld = scopes.filter((s) => s.file.role === 'context' && (styleOf(s) === 'old' || styleOf(s) === 'both'));
-    if (contextOld.length > 0) {
-      ctx.requireModule('access_compat', `the context config still holds Order/Allow/Deny (${where(contextOld[0])})`);
+    for (const file of unread) {
+      if (readScopeRules(file.tree).accessLines.length === 0) continue;
+      ctx.noteIn(
+        file,
+        null,
+        'htaccess-not-read',
+        `AllowOverride None governs ${file.directory}: httpd did not read this file on 2.2 and does not on 2.4, so its access lines applied to nothing; it is migrated on its own, as if no section above it held access rules`,
+        'info',
+      );
+      migrateAccess([file], null, true, ctx);
     }
-    if (targets.length === 0) return;
-    const planContext: PlanContext = { all: scopes, universe: methodUniverse(scopes), fragment: server.main === null };
-    const plans = new Map<AccessScope, Plan>();
-    const reasons = new Map<AccessScope, string>();
-    for (const scope of targets) {
-      const plan = styleOf(scope) === 'both' ? planBoth(scope, planContext) : planOld(scope, planContext);
-      if (typeof plan === 'string') reasons.set(scope, plan);
-      else plans.set(scope, plan);
-    }
-    const containment = contain({
-      scopes,
-      targets: new Set(targets),
-      unplannable: new Set(reasons.keys()),
-      migratedTree: (s) => {
-        const plan = plans.get(s);
-        return !plan || plan.inherit ? null : (plan.tree ?? GRANTED);
-      },
-      where,
-    });
-    const { kept, pins, because } = containment;
-    for (const scope of targets) {
-      if (!kept.has(scope)) continue;
-      reportKept(scope, reasons.get(scope) ?? because.get(scope) ?? 'it meets a section that could not be migrated', scopes, ctx);
-    }
-    if (kept.size > 0) ctx.requireModule('access_compat', 'old Order/Allow/Deny rules are kept');
-    const mixed = scopes.some((s) => styleOf(s) === 'new' || styleOf(s) === 'both');
-    // the comparison needs the lines as they are now: before anything is rewritten
-    if (mixed) reportChanges(scopes, plans, kept, planContext.universe, ctx);
-    for (const [scope, list] of pins) writePins(scope, list, ctx);
-    let migrated = 0;
-    for (const [scope, plan] of plans) {
-      if (kept.has(scope)) continue;
-      rewriteScope(plan, ctx);
-      migrated++;
-    }
-    if (planContext.fragment && migrated > 0) {
+    if (fragment && migrated > 0) {
       const file = server.files[0];
       ctx.noteIn(
         file,

@@ -24,6 +24,7 @@ import { Need, argumentNeeds, sectionNeeds } from '../src/modules/needs';
 import { HttpdProbe, probeHttpd } from '../src/modules/probe';
 import { directiveModules, moduleFile } from '../src/modules/table';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
+import { unreadPerDirectoryFiles } from '../src/semantics/allow-override';
 import { ServerTree, SourceFile } from '../src/server/types';
 import { Transform, TransformContext } from './types';
 
@@ -319,7 +320,9 @@ export const loadModules: Transform = {
       // and what transforms asked for (it will be loaded: access-dual-version decided <IfModule mod_authz_core.c> on that)
       const presentNow = new Set<string>([...loaded, ...builtin, ...(hasMpm ? [] : [mpm]), ...wanted.keys()]);
       const assumed = new Set<string>(probe ? [] : MAYBE_BUILTIN);
-      const read = server.files.filter((f) => !isVirtual(f));
+      // per-directory files count, except those AllowOverride None keeps httpd from opening
+      const unread = unreadPerDirectoryFiles(server);
+      const read = server.files.filter((f) => !isVirtual(f) && !unread.includes(f));
       for (const [module, reason] of directiveNeeds(read, presentNow, assumed, mpm)) {
         if (!wanted.has(module)) wanted.set(module, { reason, file: null });
       }

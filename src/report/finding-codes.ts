@@ -142,8 +142,8 @@ export const FINDING_GROUPS: readonly FindingGroup[] = [
       {
         code: 'htaccess-not-read',
         severities: ['info'],
-        summary: 'Per-directory file under AllowOverride None left alone',
-        meaning: 'a per-directory file with access lines whose directory is governed by `AllowOverride None`: httpd never read it, so it is no source of rules for its neighbours and is left as it is',
+        summary: 'Per-directory file under AllowOverride None migrated on its own',
+        meaning: 'a per-directory file with access lines whose directory is governed by `AllowOverride None`: httpd never read it, so it is no source of rules for its neighbours; it is migrated on its own (right once AllowOverride lets it in)',
       },
       {
         code: 'htaccess-refused-on-22',

@@ -6,7 +6,7 @@
  * ignored there).
  */
 import { Directive, Section, ancestors, directives, sections } from '../cst';
-import { SourceFile } from '../server/types';
+import { ServerTree, SourceFile } from '../server/types';
 import { ifVersionHolds, isTwoTwoOnly } from './version-guards';
 
 const WILDCARD = /[*?[]/;
@@ -157,3 +157,14 @@ export function governing(dirs: readonly DirectorySection[], dir: string): Direc
   return best;
 }
 
+/** Per-directory files whose directory is governed by `AllowOverride None`: httpd does not open them. */
+export function unreadPerDirectoryFiles(server: ServerTree): SourceFile[] {
+  const perDirectory = server.files.filter((f) => f.role === 'htaccess' && f.directory !== undefined);
+  if (perDirectory.length === 0) return [];
+  const dirs = directorySections(server.files);
+  return perDirectory.filter((f) => {
+    const g = governing(dirs, f.directory as string);
+    const last = g?.allowOverride[g.allowOverride.length - 1];
+    return last !== undefined && grantedClasses(last).size === 0 && g?.allowOverrideList.length === 0;
+  });
+}
