@@ -51,8 +51,8 @@ export async function cli(argv: string[]): Promise<number> {
     })
     .option('report-dir', { type: 'string', requiresArg: true, describe: 'write a review site into DIR: index.html (every server), a page, patch and JSON per server' })
     .option('context', {
+      // repeated, not `array: true`: an array option would swallow the paths after it
       type: 'string',
-      array: true,
       requiresArg: true,
       describe: 'a main config (and what it includes) to read for the parents, AllowOverride, ServerRoot and modules of the files being migrated; never written (repeatable)',
     })
