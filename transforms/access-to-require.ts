@@ -444,7 +444,9 @@ function migrateAccess(files: readonly SourceFile[], space: SectionMeetings | nu
     if (!kept.has(scope)) continue;
     reportKept(scope, reasons.get(scope) ?? because.get(scope) ?? 'it meets a section that could not be migrated', scopes, ctx);
   }
-  if (kept.size > 0) ctx.requireModule('access_compat', 'old Order/Allow/Deny rules are kept');
+  // kept only in files the server does not read today: compat is what they need once switched on
+  const keptHere = [...kept].find((k) => k.file.asIf === undefined) ?? [...kept][0];
+  if (keptHere) ctx.requireModule('access_compat', 'old Order/Allow/Deny rules are kept', keptHere.file);
   const mixed = scopes.some((s) => styleOf(s) === 'new' || styleOf(s) === 'both');
   // the comparison needs the lines as they are now: before anything is rewritten
   if (mixed) reportChanges(scopes, plans, kept, planContext.universe, ctx);
