@@ -36,7 +36,7 @@
 import { Container, Node, Section, appendToFile, appendToSection, fileOf, indentUnit, indexInParent, insertBefore, remove, replaceWith } from '../src/cst';
 import { ScopeCompat24 } from '../src/semantics/access/compat24';
 import { wrapperVerdict } from '../src/semantics/access/wrappers';
-import { answerChange } from '../src/semantics/access/answer-change';
+import { answerChange, changeQuery } from '../src/semantics/access/answer-change';
 import { where } from '../src/semantics/access/chain-options';
 import { Pin, contain } from '../src/semantics/access/containment';
 import { Plan, PlanContext, compatOf, planBoth, planOld, styleOf } from '../src/semantics/access/plan-scope';
@@ -374,9 +374,10 @@ function requestTarget(scope: AccessScope): string {
 function reportChanges(scopes: readonly AccessScope[], plans: ReadonlyMap<AccessScope, Plan>, kept: ReadonlySet<AccessScope>, universe: readonly string[], ctx: TransformContext): void {
   const after = afterData(plans, kept);
   const methods = [...new Set([...universe, ...WITNESS_METHODS])];
+  const query = changeQuery(compatOf, after);
   for (const scope of scopes) {
     if (scope.file.role === 'context' || styleOf(scope) === 'none' || kept.has(scope)) continue;
-    const witness = answerChange(scope, scopes, compatOf, after, methods);
+    const witness = answerChange(scope, scopes, compatOf, after, methods, query);
     if (!witness) continue;
     ctx.noteIn(
       scope.file,
