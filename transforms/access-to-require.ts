@@ -406,7 +406,7 @@ function urlSpaceOf(server: ServerTree): SectionMeetings {
     meets(loc, locVhost, fs, fsVhost) {
       const a = today.meets(loc, locVhost, fs, fsVhost);
       const b = switchedOn.meets(loc, locVhost, fs, fsVhost);
-      return { may: a.may || b.may, surely: a.surely && b.surely, unknown: [...a.unknown, ...b.unknown] };
+      return { may: a.may || b.may, surely: a.surely && b.surely, unknown: [...a.unknown, ...b.unknown], approximate: a.approximate || b.approximate };
     },
   };
 }

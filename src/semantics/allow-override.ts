@@ -8,6 +8,7 @@
 import { Directive, Section, ancestors, directives, sections } from '../cst';
 import { ServerTree, SourceFile } from '../server/types';
 import { ifVersionHolds, isTwoTwoOnly } from './version-guards';
+import { globMatch } from './url-space/glob';
 
 const WILDCARD = /[*?[]/;
 
@@ -126,26 +127,9 @@ function covers(sectionPath: string, dir: string): boolean {
   const want = components(sectionPath);
   const have = components(dir);
   if (want.length > have.length) return false;
-  return want.every((w, i) => (WILDCARD.test(w) ? globComponent(w).test(have[i]) : w === have[i]));
+  return want.every((w, i) => (WILDCARD.test(w) ? globMatch(w, have[i]) : w === have[i]));
 }
 
-function globComponent(pattern: string): RegExp {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '[') {
-      const end = pattern.indexOf(']', i + 1);
-      if (end === -1) re += '\\[';
-      else {
-        re += '[' + pattern.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\') + ']';
-        i = end;
-      }
-    } else re += c.replace(/[.*+?^${}()|\\\]]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
-}
 
 /** The section whose AllowOverride is in force for `dir`: the most specific covering section that sets it (later wins a tie). */
 export function governing(dirs: readonly DirectorySection[], dir: string): DirectorySection | null {
