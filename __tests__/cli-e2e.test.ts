@@ -298,3 +298,48 @@ describe('--format json servers', () => {
     expect(report.findings.length).toBe(report.servers.reduce((n: number, s: { findings: unknown[] }) => n + s.findings.length, 0));
   });
 });
+
+describe('--context', () => {
+  const CONTEXT = [
+    'ServerRoot "{{ROOT}}/ctx"',
+    'LoadModule mpm_event_module /usr/lib/apache2/modules/mod_mpm_event.so',
+    'LoadModule authz_core_module /usr/lib/apache2/modules/mod_authz_core.so',
+    'LoadModule authz_host_module /usr/lib/apache2/modules/mod_authz_host.so',
+    '<Directory />',
+    '    AllowOverride None',
+    '    Require all denied',
+    '</Directory>',
+    '',
+  ].join('\n');
+  const SITE = ['<VirtualHost *:80>', '    DocumentRoot /srv/shop', '    <Directory /srv/shop>', '        Order allow,deny', '        Allow from all', '    </Directory>', '</VirtualHost>', ''].join('\n');
+
+  test('supplies the parents of the files given after it, and is never written', () => {
+    fs.mkdirSync(path.join(tmp, 'ctx'));
+    fs.mkdirSync(path.join(tmp, 'sites'));
+    const context = CONTEXT.replace('{{ROOT}}', tmp);
+    fs.writeFileSync(path.join(tmp, 'ctx/httpd.conf'), context);
+    fs.writeFileSync(path.join(tmp, 'sites/shop.conf'), SITE);
+    const r = codemod(tmp, '--write', '--context', 'ctx/httpd.conf', 'sites');
+    expect(r.stderr).toMatch(/sites\/shop\.conf:3: review \[access-mixed-differs\] GET a file matched by <Directory \/srv\/shop> from 198\.51\.100\.7, without credentials: httpd 2\.4 \+ mod_access_compat answers 403 today, the migrated config 200/);
+    expect(r.stderr).not.toMatch(/access-context-assumed|module-needed/);
+    expect(fs.readFileSync(path.join(tmp, 'ctx/httpd.conf'), 'latin1')).toBe(context);
+    expect(fs.readFileSync(path.join(tmp, 'sites/shop.conf'), 'latin1')).toBe(SITE.replace('        Order allow,deny\n        Allow from all\n', '        Require all granted\n'));
+    // negative control: without the context the same site is migrated under the assumed stock main config
+    fs.writeFileSync(path.join(tmp, 'sites/shop.conf'), SITE);
+    const alone = codemod(tmp, 'sites');
+    expect(alone.stderr).toMatch(/access-context-assumed/);
+    expect(alone.stderr).not.toMatch(/access-mixed-differs/);
+  });
+
+  test('reports what the context lacks against it instead of writing it', () => {
+    fs.mkdirSync(path.join(tmp, 'ctx'));
+    fs.mkdirSync(path.join(tmp, 'sites'));
+    const context = CONTEXT.replace('{{ROOT}}', tmp).replace(/LoadModule authz_host_module .*\n/, '');
+    fs.writeFileSync(path.join(tmp, 'ctx/httpd.conf'), context);
+    fs.writeFileSync(path.join(tmp, 'sites/shop.conf'), SITE.replace('Allow from all', 'Allow from 10.0.0.0/8'));
+    const r = codemod(tmp, '--write', '--context', 'ctx/httpd.conf', 'sites');
+    expect(r.stderr).toMatch(/ctx\/httpd\.conf: manual \[module-needed\] the migrated files need authz_host_module on 2\.4/);
+    expect(r.status).toBe(1);
+    expect(fs.readFileSync(path.join(tmp, 'ctx/httpd.conf'), 'latin1')).toBe(context);
+  });
+});

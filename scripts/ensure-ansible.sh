@@ -8,19 +8,7 @@ set -euo pipefail
 if command -v ansible-playbook >/dev/null 2>&1; then
   exit 0
 fi
-
-SUDO=""
-if [ "$(id -u)" != 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
-    echo "ensure-ansible: ansible-playbook is missing and this user cannot install it (not root, no sudo)" >&2
-    exit 1
-  fi
-fi
-
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-package=ansible-core
-if ! apt-cache show ansible-core >/dev/null 2>&1; then package=ansible; fi
-echo "ensure-ansible: installing Debian's $package for the Ansible example's test" >&2
-$SUDO apt-get install -y -qq --no-install-recommends "$package" >/dev/null
+echo "ensure-ansible: installing Debian's ansible-core (or ansible) for the Ansible example's test" >&2
+here="$(dirname "$0")"
+bash "$here/apt-install.sh" ensure-ansible ansible-core || bash "$here/apt-install.sh" ensure-ansible ansible
 command -v ansible-playbook >/dev/null 2>&1

@@ -6,17 +6,6 @@ set -euo pipefail
 if [ -x /usr/bin/chromium ]; then
   exit 0
 fi
-
-SUDO=""
-if [ "$(id -u)" != 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
-    echo "ensure-chromium: chromium is missing and this user cannot install it (not root, no sudo)" >&2
-    exit 1
-  fi
-fi
-
 echo "ensure-chromium: installing Debian's chromium for the review-site browser test" >&2
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null
+bash "$(dirname "$0")/apt-install.sh" ensure-chromium chromium fonts-liberation
 [ -x /usr/bin/chromium ]

@@ -51,7 +51,7 @@ export async function cli(argv: string[]): Promise<number> {
     })
     .option('report-dir', { type: 'string', requiresArg: true, describe: 'write a review site into DIR: index.html (every server), a page, patch and JSON per server' })
     .option('context', {
-      // not `array: true`, which would take the paths after it as more contexts; repeated, yargs gives an array
+      // repeated, not `array: true`: an array option would swallow the paths after it
       type: 'string',
       requiresArg: true,
       describe: 'a main config (and what it includes) to read for the parents, AllowOverride, ServerRoot and modules of the files being migrated; never written (repeatable)',

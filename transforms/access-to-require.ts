@@ -36,8 +36,7 @@
 import { Container, Node, Section, appendToFile, appendToSection, fileOf, indentUnit, indexInParent, insertBefore, remove, replaceWith } from '../src/cst';
 import { ScopeCompat24 } from '../src/semantics/access/compat24';
 import { wrapperVerdict } from '../src/semantics/access/wrappers';
-import { REQUIRE_24_PROVIDERS } from '../src/semantics/access/read-rules';
-import { answerChange } from '../src/semantics/access/answer-change';
+import { answerChange, changeQuery } from '../src/semantics/access/answer-change';
 import { where } from '../src/semantics/access/chain-options';
 import { Pin, contain } from '../src/semantics/access/containment';
 import { Plan, PlanContext, compatOf, planBoth, planOld, styleOf } from '../src/semantics/access/plan-scope';
@@ -46,7 +45,10 @@ import { describeRequest } from '../src/semantics/access/witness';
 import { emitRequire } from '../src/semantics/access/emit';
 import { RequireNode } from '../src/semantics/access/types';
 import { GRANTED } from '../src/semantics/access/require-tree';
-import { ServerTree } from '../src/server/types';
+import { ServerTree, SourceFile } from '../src/server/types';
+import { buildUrlSpace } from '../src/semantics/url-space';
+import { unreadPerDirectoryFiles } from '../src/semantics/allow-override';
+import { REQUIRE_24_PROVIDERS, readScopeRules } from '../src/semantics/access/read-rules';
 import { Transform, TransformContext } from './types';
 
 function methodUniverse(scopes: readonly AccessScope[]): string[] {
@@ -372,9 +374,10 @@ function requestTarget(scope: AccessScope): string {
 function reportChanges(scopes: readonly AccessScope[], plans: ReadonlyMap<AccessScope, Plan>, kept: ReadonlySet<AccessScope>, universe: readonly string[], ctx: TransformContext): void {
   const after = afterData(plans, kept);
   const methods = [...new Set([...universe, ...WITNESS_METHODS])];
+  const query = changeQuery(compatOf, after);
   for (const scope of scopes) {
     if (scope.file.role === 'context' || styleOf(scope) === 'none' || kept.has(scope)) continue;
-    const witness = answerChange(scope, scopes, compatOf, after, methods);
+    const witness = answerChange(scope, scopes, compatOf, after, methods, query);
     if (!witness) continue;
     ctx.noteIn(
       scope.file,
@@ -388,9 +391,74 @@ function reportChanges(scopes: readonly AccessScope[], plans: ReadonlyMap<Access
   }
 }
 
-/** The URL space of a server: which sections meet on one request (none known yet: every pair may meet). */
-function urlSpaceOf(_server: ServerTree): SectionMeetings | null {
-  return null;
+/**
+ * The URL space of a server: which sections meet on one request. Files the server does not read
+ * today (placed as if included) may change it once switched on: a pair may meet if it does with or
+ * without them, and surely meets only if it does both ways.
+ */
+function urlSpaceOf(server: ServerTree): SectionMeetings {
+  const config = server.files.filter((f) => f.role !== 'htaccess');
+  const read = config.filter((f) => f.asIf === undefined);
+  const today = buildUrlSpace(read);
+  if (read.length === config.length) return today;
+  const switchedOn = buildUrlSpace(config);
+  return {
+    meets(loc, locVhost, fs, fsVhost) {
+      const a = today.meets(loc, locVhost, fs, fsVhost);
+      const b = switchedOn.meets(loc, locVhost, fs, fsVhost);
+      return { may: a.may || b.may, surely: a.surely && b.surely, unknown: [...a.unknown, ...b.unknown], approximate: a.approximate || b.approximate };
+    },
+  };
+}
+
+/**
+ * Migrates the access rules of a set of files as one request space: plans each scope, contains
+ * what cannot be migrated, reports, rewrites. Returns how many scopes were migrated.
+ */
+function migrateAccess(files: readonly SourceFile[], space: SectionMeetings | null, fragment: boolean, ctx: TransformContext): number {
+  const scopes = collectScopes(files, space);
+  const targets = rewriteTargets(scopes);
+  const contextOld = scopes.filter((s) => s.file.role === 'context' && (styleOf(s) === 'old' || styleOf(s) === 'both'));
+  if (contextOld.length > 0) {
+    ctx.requireModule('access_compat', `the context config still holds Order/Allow/Deny (${where(contextOld[0])})`);
+  }
+  if (targets.length === 0) return 0;
+  const planContext: PlanContext = { all: scopes, universe: methodUniverse(scopes), fragment };
+  const plans = new Map<AccessScope, Plan>();
+  const reasons = new Map<AccessScope, string>();
+  for (const scope of targets) {
+    const plan = styleOf(scope) === 'both' ? planBoth(scope, planContext) : planOld(scope, planContext);
+    if (typeof plan === 'string') reasons.set(scope, plan);
+    else plans.set(scope, plan);
+  }
+  const { kept, pins, because } = contain({
+    scopes,
+    targets: new Set(targets),
+    unplannable: new Set(reasons.keys()),
+    migratedTree: (s) => {
+      const plan = plans.get(s);
+      return !plan || plan.inherit ? null : (plan.tree ?? GRANTED);
+    },
+    where,
+  });
+  for (const scope of targets) {
+    if (!kept.has(scope)) continue;
+    reportKept(scope, reasons.get(scope) ?? because.get(scope) ?? 'it meets a section that could not be migrated', scopes, ctx);
+  }
+  // kept only in files the server does not read today: compat is what they need once switched on
+  const keptHere = [...kept].find((k) => k.file.asIf === undefined) ?? [...kept][0];
+  if (keptHere) ctx.requireModule('access_compat', 'old Order/Allow/Deny rules are kept', keptHere.file);
+  const mixed = scopes.some((s) => styleOf(s) === 'new' || styleOf(s) === 'both');
+  // the comparison needs the lines as they are now: before anything is rewritten
+  if (mixed) reportChanges(scopes, plans, kept, planContext.universe, ctx);
+  for (const [scope, list] of pins) writePins(scope, list, ctx);
+  let migrated = 0;
+  for (const [scope, plan] of plans) {
+    if (kept.has(scope)) continue;
+    rewriteScope(plan, ctx);
+    migrated++;
+  }
+  return migrated;
 }
 
 export const accessToRequire: Transform = {
@@ -399,48 +467,28 @@ export const accessToRequire: Transform = {
   row: 'Authorization: Order/Allow/Deny/Satisfy (mod_access_compat) → Require (mod_authz_core, mod_authz_host)',
   order: 100,
   applyServer(server, ctx) {
-    const scopes = collectScopes(server.files, urlSpaceOf(server));
-    const targets = rewriteTargets(scopes);
-    const contextOld = scopes.filter((s) => s.file.role === 'context' && (styleOf(s) === 'old' || styleOf(s) === 'both'));
-    if (contextOld.length > 0) {
-      ctx.requireModule('access_compat', `the context config still holds Order/Allow/Deny (${where(contextOld[0])})`);
+    // a per-directory file under AllowOverride None is never opened: no source of rules for its
+    // neighbours; it is migrated on its own, so it is right once AllowOverride lets it in
+    const unread = unreadPerDirectoryFiles(server);
+    const fragment = server.main === null;
+    const migrated = migrateAccess(
+      server.files.filter((f) => !unread.includes(f)),
+      urlSpaceOf(server),
+      fragment,
+      ctx,
+    );
+    for (const file of unread) {
+      if (readScopeRules(file.tree).accessLines.length === 0) continue;
+      ctx.noteIn(
+        file,
+        null,
+        'htaccess-not-read',
+        `AllowOverride None governs ${file.directory}: httpd did not read this file on 2.2 and does not on 2.4, so its access lines applied to nothing; it is migrated on its own, as if no section above it held access rules`,
+        'info',
+      );
+      migrateAccess([file], null, true, ctx);
     }
-    if (targets.length === 0) return;
-    const planContext: PlanContext = { all: scopes, universe: methodUniverse(scopes), fragment: server.main === null };
-    const plans = new Map<AccessScope, Plan>();
-    const reasons = new Map<AccessScope, string>();
-    for (const scope of targets) {
-      const plan = styleOf(scope) === 'both' ? planBoth(scope, planContext) : planOld(scope, planContext);
-      if (typeof plan === 'string') reasons.set(scope, plan);
-      else plans.set(scope, plan);
-    }
-    const containment = contain({
-      scopes,
-      targets: new Set(targets),
-      unplannable: new Set(reasons.keys()),
-      migratedTree: (s) => {
-        const plan = plans.get(s);
-        return !plan || plan.inherit ? null : (plan.tree ?? GRANTED);
-      },
-      where,
-    });
-    const { kept, pins, because } = containment;
-    for (const scope of targets) {
-      if (!kept.has(scope)) continue;
-      reportKept(scope, reasons.get(scope) ?? because.get(scope) ?? 'it meets a section that could not be migrated', scopes, ctx);
-    }
-    if (kept.size > 0) ctx.requireModule('access_compat', 'old Order/Allow/Deny rules are kept');
-    const mixed = scopes.some((s) => styleOf(s) === 'new' || styleOf(s) === 'both');
-    // the comparison needs the lines as they are now: before anything is rewritten
-    if (mixed) reportChanges(scopes, plans, kept, planContext.universe, ctx);
-    for (const [scope, list] of pins) writePins(scope, list, ctx);
-    let migrated = 0;
-    for (const [scope, plan] of plans) {
-      if (kept.has(scope)) continue;
-      rewriteScope(plan, ctx);
-      migrated++;
-    }
-    if (planContext.fragment && migrated > 0) {
+    if (fragment && migrated > 0) {
       const file = server.files[0];
       ctx.noteIn(
         file,

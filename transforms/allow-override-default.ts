@@ -13,118 +13,13 @@
 // Only non-regex <Directory> sections count: AllowOverride in <DirectoryMatch>
 // or `<Directory ~ …>` is silently ignored by both versions, in <Location> and
 // <Files> it is ignored with a warning (AH00114 on 2.4).
-import { ConfigFile, Directive, NewLine, Section, ancestors, appendToFile, appendToSection, directives, insertBefore, sections } from '../src/cst';
+import { ConfigFile, Directive, NewLine, Section, ancestors, appendToFile, appendToSection, directives, insertBefore } from '../src/cst';
 import * as path from 'path';
 import { perDirectoryFiles } from '../src/server/per-directory-files';
 import { ServerTree, SourceFile } from '../src/server/types';
-import { ifVersionHolds, isTwoTwoOnly } from '../src/semantics/version-guards';
+import { isTwoTwoOnly } from '../src/semantics/version-guards';
+import { DirectorySection, accessFileNames, directorySections, isRegexSection } from '../src/semantics/allow-override';
 import { Transform, TransformContext } from './types';
-
-/** Override classes as AllowOverride names them (lower case). */
-export type OverrideClass = 'authconfig' | 'fileinfo' | 'indexes' | 'limit' | 'options';
-const CLASSES: readonly OverrideClass[] = ['authconfig', 'fileinfo', 'indexes', 'limit', 'options'];
-
-/** The classes an AllowOverride line grants (`All` = every class, `None` = none; `Nonfatal=…` grants nothing). */
-export function grantedClasses(d: Directive): Set<OverrideClass> {
-  const out = new Set<OverrideClass>();
-  for (const value of d.values) {
-    const word = value.toLowerCase();
-    if (word === 'all') CLASSES.forEach((c) => out.add(c));
-    else if (word === 'none') out.clear();
-    else {
-      const base = word.split('=')[0] as OverrideClass;
-      if (CLASSES.includes(base)) out.add(base);
-    }
-  }
-  return out;
-}
-
-/** A non-regex <Directory> section with the path it names (unquoted, trailing slashes dropped, `/` kept). */
-export interface DirectorySection {
-  readonly file: SourceFile;
-  readonly section: Section;
-  readonly path: string;
-  /** Inside a <VirtualHost>. */
-  readonly inVhost: boolean;
-  /** Inside <IfModule>/<IfDefine>/<IfVersion>/… (not 2.2-only ones, which are skipped). */
-  readonly conditional: boolean;
-  /** Position in the server's files (include order) then in the file. */
-  readonly order: number;
-  /** AllowOverride lines of the section itself (not of nested sections other than conditionals), last one wins. */
-  readonly allowOverride: Directive[];
-  /** AllowOverrideList lines, same rule. */
-  readonly allowOverrideList: Directive[];
-  /** An AllowOverride line directly in the section (not under a condition). */
-  readonly setsUnconditionally: boolean;
-}
-
-export function normalizeDirPath(p: string): string {
-  if (p === '') return p;
-  const collapsed = p.replace(/\/{2,}/g, '/');
-  const trimmed = collapsed.replace(/\/+$/, '');
-  return trimmed === '' ? '/' : trimmed;
-}
-
-/** Whether a <Directory> argument is a regex (`~ …`) or a wildcard pattern. */
-function isRegexSection(section: Section): boolean {
-  return section.values[0] === '~' || section.name.toLowerCase().endsWith('match');
-}
-
-/** <IfModule>, <IfDefine>, … — but not an <IfVersion> that holds on the 2.4 target. */
-function isConditional(section: Section): boolean {
-  if (section.is('IfVersion')) return ifVersionHolds(section.values) !== true;
-  return /^if/i.test(section.name);
-}
-
-/** Lines of `section` that belong to it directly or through conditional wrappers (not nested scopes). */
-function ownDirectives(section: Section, name: string): Directive[] {
-  const out: Directive[] = [];
-  for (const d of directives(section, name)) {
-    if (isTwoTwoOnly(d)) continue;
-    const chain = ancestors(d);
-    const inner = chain.slice(0, chain.indexOf(section));
-    if (inner.every((s) => /^if/i.test(s.name))) out.push(d);
-  }
-  return out;
-}
-
-/** Every non-regex <Directory> section of the server, in config order. */
-export function directorySections(files: readonly SourceFile[]): DirectorySection[] {
-  const out: DirectorySection[] = [];
-  let order = 0;
-  for (const file of files) {
-    if (file.role === 'htaccess') continue;
-    for (const section of sections(file.tree, 'Directory')) {
-      order++;
-      if (isRegexSection(section) || section.values.length !== 1) continue;
-      if (isTwoTwoOnly(section)) continue;
-      const outer = ancestors(section);
-      const allowOverride = ownDirectives(section, 'AllowOverride');
-      out.push({
-        file,
-        section,
-        path: normalizeDirPath(section.values[0]),
-        inVhost: outer.some((s) => s.is('VirtualHost')),
-        conditional: outer.some(isConditional),
-        order,
-        allowOverride,
-        allowOverrideList: ownDirectives(section, 'AllowOverrideList'),
-        setsUnconditionally: allowOverride.some((d) => d.parent === section),
-      });
-    }
-  }
-  return out;
-}
-
-/** The AccessFileName names in force (every name the config mentions; `.htaccess` when none). */
-export function accessFileNames(files: readonly SourceFile[]): string[] {
-  const names = new Set<string>();
-  for (const file of files) {
-    if (file.role === 'htaccess') continue;
-    for (const d of directives(file.tree, 'AccessFileName')) if (!isTwoTwoOnly(d)) d.values.forEach((v) => names.add(v));
-  }
-  return names.size > 0 ? [...names] : ['.htaccess'];
-}
 
 function describeNames(names: readonly string[]): string {
   return names.map((n) => `"${n}"`).join(' / ');

@@ -28,56 +28,15 @@ import { perDirectoryFiles } from '../src/server/per-directory-files';
 import { ServerTree, SourceFile } from '../src/server/types';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { accessToRequire } from './access-to-require';
-import { DirectorySection, accessFileNames, directorySections, grantedClasses } from './allow-override-default';
+import { DirectorySection, accessFileNames, directorySections, governing, grantedClasses } from '../src/semantics/allow-override';
 import { Transform, TransformContext } from './types';
 
-const WILDCARD = /[*?[]/;
 
 /** Names AllowOverrideList takes for what migrated files use (sections are named `<RequireAll`, measured: `<RequireAll>` and `RequireAll` are discarded, AH00116). */
 const LIST_ORDER = ['Require', 'AuthMerging', '<RequireAll', '<RequireAny', '<RequireNone'];
 
 /** AuthConfig-class access directives: under a Limit-only AllowOverride, 2.2 refused the file (500) if it held one. */
 const AUTHCONFIG_WORD = /^(require|satisfy|auth\w*)$/i;
-
-function components(p: string): string[] {
-  return p === '/' ? [] : p.split('/').slice(1);
-}
-
-/** Whether a <Directory> path (possibly with fnmatch wildcards per component) applies to directory `dir`. */
-function covers(sectionPath: string, dir: string): boolean {
-  const want = components(sectionPath);
-  const have = components(dir);
-  if (want.length > have.length) return false;
-  return want.every((w, i) => (WILDCARD.test(w) ? globComponent(w).test(have[i]) : w === have[i]));
-}
-
-function globComponent(pattern: string): RegExp {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '[') {
-      const end = pattern.indexOf(']', i + 1);
-      if (end === -1) re += '\\[';
-      else {
-        re += '[' + pattern.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\') + ']';
-        i = end;
-      }
-    } else re += c.replace(/[.*+?^${}()|\\\]]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
-}
-
-/** The section whose AllowOverride is in force for `dir`: the most specific covering section that sets it (later wins a tie). */
-function governing(dirs: readonly DirectorySection[], dir: string): DirectorySection | null {
-  let best: DirectorySection | null = null;
-  for (const d of dirs) {
-    if (d.allowOverride.length === 0 || !covers(d.path, dir)) continue;
-    if (!best || components(d.path).length > components(best.path).length || (components(d.path).length === components(best.path).length && d.order > best.order)) best = d;
-  }
-  return best;
-}
 
 function lastOf<T>(list: readonly T[]): T {
   return list[list.length - 1];

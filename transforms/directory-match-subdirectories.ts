@@ -11,6 +11,7 @@
 import { Section, sections } from '../src/cst';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { Transform } from './types';
+import { hasDollar } from '../src/semantics/url-space/regex-shape';
 
 /** The regex of a <DirectoryMatch> or <Directory ~>, or null for a plain <Directory>. */
 function regexOf(section: Section): string | null {
@@ -19,29 +20,6 @@ function regexOf(section: Section): string | null {
   return null;
 }
 
-/** Whether a regex uses `$` as an anchor (not escaped, not inside a character class). */
-export function hasEndAnchor(regex: string): boolean {
-  let inClass = false;
-  for (let i = 0; i < regex.length; i++) {
-    const c = regex[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') {
-      inClass = true;
-      if (regex[i + 1] === '^') i++;
-      if (regex[i + 1] === ']') i++;
-      continue;
-    }
-    if (c === '$') return true;
-  }
-  return false;
-}
 
 function suggestion(regex: string): string {
   let out = '';
@@ -78,7 +56,7 @@ export const directoryMatchSubdirectories: Transform = {
     for (const s of sections(tree, 'DirectoryMatch', 'Directory')) {
       if (isTwoTwoOnly(s)) continue;
       const regex = regexOf(s);
-      if (regex === null || !hasEndAnchor(regex)) continue;
+      if (regex === null || !hasDollar(regex)) continue;
       ctx.note(
         s,
         'directory-match-end-anchor',

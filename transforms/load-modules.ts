@@ -24,6 +24,7 @@ import { Need, argumentNeeds, sectionNeeds } from '../src/modules/needs';
 import { HttpdProbe, probeHttpd } from '../src/modules/probe';
 import { directiveModules, moduleFile } from '../src/modules/table';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
+import { unreadPerDirectoryFiles } from '../src/semantics/allow-override';
 import { ServerTree, SourceFile } from '../src/server/types';
 import { Transform, TransformContext } from './types';
 
@@ -319,7 +320,10 @@ export const loadModules: Transform = {
       // and what transforms asked for (it will be loaded: access-dual-version decided <IfModule mod_authz_core.c> on that)
       const presentNow = new Set<string>([...loaded, ...builtin, ...(hasMpm ? [] : [mpm]), ...wanted.keys()]);
       const assumed = new Set<string>(probe ? [] : MAYBE_BUILTIN);
-      const read = server.files.filter((f) => !isVirtual(f));
+      // per-directory files count, except those AllowOverride None keeps httpd from opening
+      // a --context file is a working 2.4 config: what its own lines need is not the run's business
+      const unread = unreadPerDirectoryFiles(server);
+      const read = server.files.filter((f) => !isVirtual(f) && !unread.includes(f) && f.role !== 'context');
       for (const [module, reason] of directiveNeeds(read, presentNow, assumed, mpm)) {
         if (!wanted.has(module)) wanted.set(module, { reason, file: null });
       }
@@ -352,7 +356,18 @@ export const loadModules: Transform = {
     reportLaterNeeds(server, laterWanted, (id) => present(id) || wanted.has(id) || missing.includes(id), ctx);
     if (missing.length === 0) return;
 
-    const site = findSite(server, loadLines(server), whole, probe);
+    const found = findSite(server, loadLines(server), whole, probe);
+    // a --context file is read, never written: what it lacks is reported against it
+    const site = found && found.file.role === 'context' ? null : found;
+    if (found && !site) {
+      // without a probe, the context's httpd is taken to have what some 2.4 builds compile in
+      for (const id of missing.filter((m) => probe !== null || !MAYBE_BUILTIN.has(m))) {
+        const w = wanted.get(id)!;
+        ctx.planModule({ module: id, action: 'needed', reason: w.reason, file: found.file.displayPath });
+        ctx.noteIn(found.file, null, 'module-needed', `the migrated files need ${id}_module on 2.4 (${w.reason}); this context config does not load it, and the run does not write it`, 'manual');
+      }
+      return;
+    }
     if (!site) {
       for (const id of missing) {
         const w = wanted.get(id)!;

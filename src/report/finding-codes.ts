@@ -140,6 +140,12 @@ export const FINDING_GROUPS: readonly FindingGroup[] = [
         meaning: 'a directory allows only `Limit` and its per-directory files cannot be seen (not in the run, and the path is a wildcard, outside the copied ServerRoot, or absent from this machine)',
       },
       {
+        code: 'htaccess-not-read',
+        severities: ['info'],
+        summary: 'Per-directory file under AllowOverride None migrated on its own',
+        meaning: 'a per-directory file with access lines whose directory is governed by `AllowOverride None`: httpd never read it, so it is no source of rules for its neighbours; it is migrated on its own (right once AllowOverride lets it in)',
+      },
+      {
         code: 'htaccess-refused-on-22',
         severities: ['review'],
         summary: 'Per-directory file already refused on 2.2 left alone',

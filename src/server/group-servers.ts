@@ -19,9 +19,10 @@
  *   sites-enabled/`) is placed where that line would put it, and any other
  *   config file below the server's ServerRoot at the end of its main config
  *   (`asIf` says which), as if included.
- * What is left are fragments, each a server of its own; a per-directory file
- * below a directory a fragment names (DocumentRoot, <Directory>, Alias) joins
- * that fragment. A scanned file whose name is no configuration name is read
+ * With --context, what is left belongs under the first context main (at its
+ * end): the context supplies its parents. Otherwise what is left are
+ * fragments, each a server of its own; a per-directory file below a directory
+ * a fragment names (DocumentRoot, <Directory>, Alias) joins that fragment. A scanned file whose name is no configuration name is read
  * only when some AccessFileName names it.
  */
 import * as path from 'path';
@@ -158,6 +159,19 @@ export function groupServers(input: GroupInput): Grouping {
     home.includes.set(f, []);
   }
 
+
+  // with --context, what is still loose belongs under the (first) context main: it supplies the parents
+  const context = assemblies.find((a) => a.context && a.main && a.ctx);
+  if (context && context.main && context.ctx) {
+    for (const f of loose()) {
+      if (namesOf(f).some(isHtaccess)) continue;
+      members.add(f);
+      context.files.push({ file: f, role: 'included' });
+      context.includes.set(f, []);
+    }
+    context.accessFiles = accessFileScope(context.main.preferredPath, context.files.map((x) => x.file.facts), context.ctx);
+    attachPerDirectoryFiles([context], input, members, errors, skipped);
+  }
 
   // fragments, and the per-directory files below the directories they name
   for (const f of loose()) {

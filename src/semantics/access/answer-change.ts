@@ -18,7 +18,8 @@ import { Witness, emptyMentions, findWitness, mentionRecord, mentionTree } from 
 
 export type ScopeData = (scope: AccessScope) => ScopeCompat24;
 
-function query(today: ScopeData, after: ScopeData): ChainQuery {
+/** The chain query for comparing `today` with `after`: build it once per server (its tests index the scopes). */
+export function changeQuery(today: ScopeData, after: ScopeData): ChainQuery {
   const either = (f: (d: ScopeCompat24) => boolean) => (s: AccessScope) => f(today(s)) || f(after(s));
   const both = (f: (d: ScopeCompat24) => boolean) => (s: AccessScope) => f(today(s)) && f(after(s));
   const hasRecord = (d: ScopeCompat24) => d.record !== null;
@@ -41,8 +42,15 @@ function effective(chain: readonly AccessScope[], scope: AccessScope, data: Scop
 }
 
 /** A request the scope answers differently after the migration, or null when none was found (or the chain cannot be told). */
-export function answerChange(scope: AccessScope, all: readonly AccessScope[], today: ScopeData, after: ScopeData, methods: readonly string[]): Witness | null {
-  const combos = chainOptions(scope, all, query(today, after));
+export function answerChange(
+  scope: AccessScope,
+  all: readonly AccessScope[],
+  today: ScopeData,
+  after: ScopeData,
+  methods: readonly string[],
+  query: ChainQuery = changeQuery(today, after),
+): Witness | null {
+  const combos = chainOptions(scope, all, query);
   if (typeof combos === 'string') return null;
   for (const combo of combos) {
     const chain = [...new Set([...combo.values()].flat())].sort(byOrder);

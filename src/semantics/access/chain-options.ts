@@ -76,16 +76,48 @@ function unknownCauses(scope: AccessScope, candidates: readonly AccessScope[]): 
   return causes.size > 0 ? `; the URL space cannot be known past ${[...causes].slice(0, 3).join(', ')}` : '';
 }
 
+/** Per server (its scope list) and per test: the scopes that pass it, all and per <VirtualHost> (null: main level). */
+const holderIndex = new WeakMap<readonly AccessScope[], Map<Part, { all: AccessScope[]; byVhost: Map<AccessScope['vhost'], AccessScope[]> }>>();
+
+/**
+ * The scopes of `all` that pass `has` and can apply to a request at `scope`: sections of two
+ * different virtual hosts never do, so a scope inside a <VirtualHost> looks only at its own host's
+ * and the main server's. Indexed once per server and test, so a fleet server's thousands of hosts
+ * are not each compared with every other.
+ */
+export function holders(scope: AccessScope, all: readonly AccessScope[], has: Part): readonly AccessScope[] {
+  let perAll = holderIndex.get(all);
+  if (!perAll) holderIndex.set(all, (perAll = new Map()));
+  let index = perAll.get(has);
+  if (!index) {
+    const list = all.filter(has);
+    const byVhost = new Map<AccessScope['vhost'], AccessScope[]>();
+    for (const s of list) {
+      const group = byVhost.get(s.vhost);
+      if (group) group.push(s);
+      else byVhost.set(s.vhost, [s]);
+    }
+    perAll.set(has, (index = { all: list, byVhost }));
+  }
+  if (scope.vhost === null) return index.all;
+  const main = index.byVhost.get(null) ?? [];
+  const own = index.byVhost.get(scope.vhost) ?? [];
+  if (main.length === 0) return own;
+  if (own.length === 0) return main;
+  // config order is kept: scope.order is the position in `all`
+  return [...main, ...own].sort((a, b) => a.order - b.order);
+}
+
 export function chainOptions(scope: AccessScope, all: readonly AccessScope[], query: ChainQuery): Sources[] | string {
   const perPart = new Map<string, AccessScope[]>();
   for (const [part, rule] of Object.entries(query.parts)) {
     if (rule.full(scope)) continue;
-    const candidates = all.filter((c) => c !== scope && rule.has(c) && mayPrecede(c, scope));
+    const candidates = holders(scope, all, rule.has).filter((c) => c !== scope && mayPrecede(c, scope));
     if (candidates.length === 0) continue;
     if (query.trivial?.(part, candidates)) continue;
     perPart.set(part, candidates);
   }
-  const barriers = query.barrier ? all.filter((c) => c !== scope && query.barrier?.(c) && mayPrecede(c, scope)) : [];
+  const barriers = query.barrier ? holders(scope, all, query.barrier).filter((c) => c !== scope && mayPrecede(c, scope)) : [];
   if (perPart.size === 0) return [barriers.length > 0 ? new Map([[BARRIER, nearestOnly(barriers, scope)]]) : new Map()];
   const uncertain = [...new Set([...perPart.values(), barriers].flat())].filter((c) => !surelyPrecedes(c, scope));
   const describe = (part: string) =>

@@ -180,6 +180,9 @@ export function contain(input: ContainmentInput): Containment {
   if (kept.size === 0) return { kept, pins, because };
 
   const migrated = (s: AccessScope) => targets.has(s) && !kept.has(s);
+  // a file the server does not read today (placed as if included) cannot hold a scope it reads back
+  const switchedOff = (s: AccessScope) => s.file.asIf !== undefined;
+  const mayHold = (keptOne: AccessScope, other: AccessScope) => !switchedOff(keptOne) || switchedOff(other);
   const pinned = (s: AccessScope, part: PinPart) => (pins.get(s) ?? []).some((p) => p.part === part);
   /** Has the part in the migrated config (kept scopes and untouched ones as today, pins included). */
   const finalHas = (s: AccessScope, part: PinPart) => (migrated(s) ? part === 'require' && migratedTree(s) !== null : ownsPart(s, part) || pinned(s, part));
@@ -205,7 +208,7 @@ export function contain(input: ContainmentInput): Containment {
     // a migrated scope below a kept record would be ANDed with it
     for (const m of scopes) {
       if (!migrated(m)) continue;
-      const record = [...kept].find((k) => (setsPart(k, 'record') !== 'none' || pinned(k, 'record')) && mayPrecede(k, m));
+      const record = [...kept].find((k) => mayHold(k, m) && (setsPart(k, 'record') !== 'none' || pinned(k, 'record')) && mayPrecede(k, m));
       if (record) changed = keep(m, `on 2.4 + mod_access_compat it would inherit the Order/Allow/Deny of ${where(record)}, which stays`) || changed;
     }
     // a kept scope inherits what it did today
@@ -214,7 +217,7 @@ export function contain(input: ContainmentInput): Containment {
         const own = setsPart(k, part);
         if (own === 'all' || pinned(k, part)) continue;
         const above = scopes.filter((c) => c !== k && mayPrecede(c, k));
-        const changedSources = above.filter((c) => migrated(c) && (ownsPart(c, part) || finalHas(c, part)));
+        const changedSources = above.filter((c) => migrated(c) && mayHold(k, c) && (ownsPart(c, part) || finalHas(c, part)));
         if (changedSources.length === 0) continue;
         const label = part === 'record' ? 'Order/Allow/Deny' : 'Require';
         const keepSources = () => {

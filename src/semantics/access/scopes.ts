@@ -25,6 +25,8 @@ import { ReadResult, readScopeRules } from './read-rules';
 import { SCOPE_SECTIONS } from './scope-sections';
 import { Authz24Read, readAuthz24 } from './read-authz24';
 import { wrapperVerdict } from './wrappers';
+import { globMatch } from '../url-space/glob';
+import { FsPattern as FsSection, Meeting, UrlPattern as UrlSection } from '../url-space/types';
 
 export type ScopeKind = 'server' | 'vhost' | 'directory' | 'htaccess' | 'directory-regex' | 'files' | 'location' | 'proxy';
 
@@ -39,25 +41,8 @@ const RANK: Record<ScopeKind, number> = {
   proxy: 5,
 };
 
-/** A filesystem section as the URL-space oracle sees it. */
-export type FsSection = { readonly kind: 'dir'; readonly path: string } | { readonly kind: 'dir-regex'; readonly source: string } | { readonly kind: 'htaccess'; readonly dir: string };
-
-/** A <Location> as the URL-space oracle sees it. */
-export type UrlSection = { readonly kind: 'prefix'; readonly path: string } | { readonly kind: 'regex'; readonly source: string };
-
-export interface MeetingCause {
-  readonly file: SourceFile;
-  readonly line: number;
-  readonly why: string;
-}
-
-export interface Meeting {
-  readonly may: boolean;
-  readonly surely: boolean;
-  /** Lines whose effect the model cannot know that made `may` true or `surely` false. */
-  readonly unknown: readonly MeetingCause[];
-}
-
+/** What the URL-space model is told and answers (src/semantics/url-space/types.ts). */
+export type { Cause as MeetingCause, FsPattern as FsSection, Meeting, UrlPattern as UrlSection } from '../url-space/types';
 /** Which filesystem sections a URL section meets on one request (src/semantics/url-space). */
 export interface SectionMeetings {
   meets(loc: UrlSection, locVhost: Section | null, fs: FsSection, fsVhost: Section | null): Meeting;
@@ -179,30 +164,9 @@ function componentsMeet(a: string, b: string): boolean {
   const wb = WILDCARD.test(b);
   if (!wa && !wb) return a === b;
   if (wa && wb) return true;
-  return globComponent(wa ? a : b).test(wa ? b : a);
+  return globMatch(wa ? a : b, wa ? b : a);
 }
 
-function globComponent(pattern: string): RegExp {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '[') {
-      const end = pattern.indexOf(']', i + 1);
-      if (end === -1) re += '\\[';
-      else {
-        re += '[' + pattern.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\') + ']';
-        i = end;
-      }
-    } else re += c.replace(/[.*+?^${}()|\\\]]/g, '\\$&');
-  }
-  try {
-    return new RegExp(`^${re}$`);
-  } catch {
-    return /^/;
-  }
-}
 
 /** Some directory matched by one pattern lies at or below some directory matched by the other. */
 function dirPatternsMeet(a: readonly string[], b: readonly string[]): boolean {

@@ -1,0 +1,154 @@
+/**
+ * The AllowOverride model both versions share: which override classes a line grants, the non-regex
+ * <Directory> sections of a server with their AllowOverride / AllowOverrideList lines, and the
+ * section whose AllowOverride governs a directory (the most specific covering one that sets it;
+ * none: 2.2's default, All). Regex sections and <Location>/<Files> never count (AllowOverride is
+ * ignored there).
+ */
+import { Directive, Section, ancestors, directives, sections } from '../cst';
+import { ServerTree, SourceFile } from '../server/types';
+import { ifVersionHolds, isTwoTwoOnly } from './version-guards';
+import { globMatch } from './url-space/glob';
+
+const WILDCARD = /[*?[]/;
+
+/** Override classes as AllowOverride names them (lower case). */
+export type OverrideClass = 'authconfig' | 'fileinfo' | 'indexes' | 'limit' | 'options';
+const CLASSES: readonly OverrideClass[] = ['authconfig', 'fileinfo', 'indexes', 'limit', 'options'];
+
+/** The classes an AllowOverride line grants (`All` = every class, `None` = none; `Nonfatal=…` grants nothing). */
+export function grantedClasses(d: Directive): Set<OverrideClass> {
+  const out = new Set<OverrideClass>();
+  for (const value of d.values) {
+    const word = value.toLowerCase();
+    if (word === 'all') CLASSES.forEach((c) => out.add(c));
+    else if (word === 'none') out.clear();
+    else {
+      const base = word.split('=')[0] as OverrideClass;
+      if (CLASSES.includes(base)) out.add(base);
+    }
+  }
+  return out;
+}
+
+/** A non-regex <Directory> section with the path it names (unquoted, trailing slashes dropped, `/` kept). */
+export interface DirectorySection {
+  readonly file: SourceFile;
+  readonly section: Section;
+  readonly path: string;
+  /** Inside a <VirtualHost>. */
+  readonly inVhost: boolean;
+  /** Inside <IfModule>/<IfDefine>/<IfVersion>/… (not 2.2-only ones, which are skipped). */
+  readonly conditional: boolean;
+  /** Position in the server's files (include order) then in the file. */
+  readonly order: number;
+  /** AllowOverride lines of the section itself (not of nested sections other than conditionals), last one wins. */
+  readonly allowOverride: Directive[];
+  /** AllowOverrideList lines, same rule. */
+  readonly allowOverrideList: Directive[];
+  /** An AllowOverride line directly in the section (not under a condition). */
+  readonly setsUnconditionally: boolean;
+}
+
+export function normalizeDirPath(p: string): string {
+  if (p === '') return p;
+  const collapsed = p.replace(/\/{2,}/g, '/');
+  const trimmed = collapsed.replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed;
+}
+
+/** Whether a <Directory> argument is a regex (`~ …`) or a wildcard pattern. */
+export function isRegexSection(section: Section): boolean {
+  return section.values[0] === '~' || section.name.toLowerCase().endsWith('match');
+}
+
+/** <IfModule>, <IfDefine>, … — but not an <IfVersion> that holds on the 2.4 target. */
+function isConditional(section: Section): boolean {
+  if (section.is('IfVersion')) return ifVersionHolds(section.values) !== true;
+  return /^if/i.test(section.name);
+}
+
+/** Lines of `section` that belong to it directly or through conditional wrappers (not nested scopes). */
+function ownDirectives(section: Section, name: string): Directive[] {
+  const out: Directive[] = [];
+  for (const d of directives(section, name)) {
+    if (isTwoTwoOnly(d)) continue;
+    const chain = ancestors(d);
+    const inner = chain.slice(0, chain.indexOf(section));
+    if (inner.every((s) => /^if/i.test(s.name))) out.push(d);
+  }
+  return out;
+}
+
+/** Every non-regex <Directory> section of the server, in config order. */
+export function directorySections(files: readonly SourceFile[]): DirectorySection[] {
+  const out: DirectorySection[] = [];
+  let order = 0;
+  for (const file of files) {
+    if (file.role === 'htaccess') continue;
+    for (const section of sections(file.tree, 'Directory')) {
+      order++;
+      if (isRegexSection(section) || section.values.length !== 1) continue;
+      if (isTwoTwoOnly(section)) continue;
+      const outer = ancestors(section);
+      const allowOverride = ownDirectives(section, 'AllowOverride');
+      out.push({
+        file,
+        section,
+        path: normalizeDirPath(section.values[0]),
+        inVhost: outer.some((s) => s.is('VirtualHost')),
+        conditional: outer.some(isConditional),
+        order,
+        allowOverride,
+        allowOverrideList: ownDirectives(section, 'AllowOverrideList'),
+        setsUnconditionally: allowOverride.some((d) => d.parent === section),
+      });
+    }
+  }
+  return out;
+}
+
+/** The AccessFileName names in force (every name the config mentions; `.htaccess` when none). */
+export function accessFileNames(files: readonly SourceFile[]): string[] {
+  const names = new Set<string>();
+  for (const file of files) {
+    if (file.role === 'htaccess') continue;
+    for (const d of directives(file.tree, 'AccessFileName')) if (!isTwoTwoOnly(d)) d.values.forEach((v) => names.add(v));
+  }
+  return names.size > 0 ? [...names] : ['.htaccess'];
+}
+
+function components(p: string): string[] {
+  return p === '/' ? [] : p.split('/').slice(1);
+}
+
+/** Whether a <Directory> path (possibly with fnmatch wildcards per component) applies to directory `dir`. */
+function covers(sectionPath: string, dir: string): boolean {
+  const want = components(sectionPath);
+  const have = components(dir);
+  if (want.length > have.length) return false;
+  return want.every((w, i) => (WILDCARD.test(w) ? globMatch(w, have[i]) : w === have[i]));
+}
+
+
+/** The section whose AllowOverride is in force for `dir`: the most specific covering section that sets it (later wins a tie). */
+export function governing(dirs: readonly DirectorySection[], dir: string): DirectorySection | null {
+  let best: DirectorySection | null = null;
+  for (const d of dirs) {
+    if (d.allowOverride.length === 0 || !covers(d.path, dir)) continue;
+    if (!best || components(d.path).length > components(best.path).length || (components(d.path).length === components(best.path).length && d.order > best.order)) best = d;
+  }
+  return best;
+}
+
+/** Per-directory files whose directory is governed by `AllowOverride None`: httpd does not open them. */
+export function unreadPerDirectoryFiles(server: ServerTree): SourceFile[] {
+  const perDirectory = server.files.filter((f) => f.role === 'htaccess' && f.directory !== undefined);
+  if (perDirectory.length === 0) return [];
+  const dirs = directorySections(server.files);
+  return perDirectory.filter((f) => {
+    const g = governing(dirs, f.directory as string);
+    const last = g?.allowOverride[g.allowOverride.length - 1];
+    return last !== undefined && grantedClasses(last).size === 0 && g?.allowOverrideList.length === 0;
+  });
+}

@@ -1,0 +1,123 @@
+/**
+ * mod_rewrite at translate time (hook_uri2file, first of all mappers) for server and virtual-host rules.
+ * The engine state is the virtual host's `RewriteEngine`, else the main server's; a virtual host runs its
+ * own rules, plus the main server's after them with `RewriteOptions Inherit` (before them with
+ * InheritBefore; main's InheritDown / InheritDownBefore do the same unless the host says IgnoreInherit).
+ *
+ * Every rule whose pattern may match is uncertain (RewriteCond, chains, earlier rewrites): it may take the
+ * URL or not. What it does with it: an external redirect ([R], or an absolute URL to another host), a
+ * refusal ([F], [G]) or a proxy ([P]) meets no directory; anything else (a file path, a URL-path, [PT]) is
+ * unknown. An absolute URL naming this host is reduced to a local path by mod_rewrite, so it is unknown too.
+ * Rules in `<Directory>` / .htaccess act in the fixups phase, after the walks: an internal redirect they make
+ * is a new request with its own walk (measured), so they change nothing here.
+ */
+import { both, Certainty, CERTAIN, NEVER, Version } from './conditions';
+import { regexCapture } from './alias-rules';
+import { ContextFacts, Entry } from './read-config';
+import { cause, NOTHING, Outcome, Rule, underCertainty, unknownOutcome } from './rule';
+import { EVERY_URL, regexUrlSet } from './url-sets';
+
+interface Flags {
+  readonly redirect: boolean;
+  readonly forbidden: boolean;
+  readonly gone: boolean;
+  readonly proxy: boolean;
+  readonly nocase: boolean;
+}
+
+function readFlags(arg: string | undefined): Flags {
+  const words = (arg ?? '')
+    .replace(/^\[|\]$/g, '')
+    .split(',')
+    .map((w) => w.trim().toLowerCase().split('=')[0]);
+  const has = (...names: string[]) => words.some((w) => names.includes(w));
+  return {
+    redirect: has('r', 'redirect'),
+    forbidden: has('f', 'forbidden'),
+    gone: has('g', 'gone'),
+    proxy: has('p', 'proxy'),
+    nocase: has('nc', 'nocase'),
+  };
+}
+
+/** The host of an absolute http(s) URL when it is spelled literally, else null. */
+function literalHost(url: string): string | null {
+  const m = /^https?:\/\/([^/:?#]*)/i.exec(url);
+  if (!m) return null;
+  return /[%$]/.test(m[1]) || m[1] === '' ? null : m[1].toLowerCase();
+}
+
+function ruleOutcome(e: Entry, hostNames: readonly string[]): Outcome | null {
+  const [, substitution = '', flagsArg] = e.d.values;
+  const flags = readFlags(flagsArg);
+  if (flags.forbidden || flags.gone || flags.proxy || flags.redirect) return NOTHING;
+  if (substitution === '-') return null;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(substitution)) {
+    const host = literalHost(substitution);
+    if (host !== null && !hostNames.includes(host)) return NOTHING;
+    return unknownOutcome([cause(e.file, e.d, 'an absolute URL that may name this host is reduced to a local path')]);
+  }
+  return unknownOutcome([cause(e.file, e.d, 'rewrites these URLs to a path the model does not follow')]);
+}
+
+/**
+ * `first`: the host's first rule, with no RewriteCond before it (nothing can skip, chain or stop it): when
+ * it redirects, refuses or proxies, it surely takes the URLs its pattern surely matches.
+ */
+function ruleFor(e: Entry, hostNames: readonly string[], engine: Certainty, first: boolean, version: Version): Rule | null {
+  const [pattern = ''] = e.d.values;
+  const outcome = ruleOutcome(e, hostNames);
+  if (!outcome) return null;
+  const flags = readFlags(e.d.values[2]);
+  const negated = pattern.startsWith('!');
+  const source = flags.nocase ? `(?i)${pattern}` : pattern;
+  const read = negated ? { set: EVERY_URL, exact: false } : regexUrlSet(source);
+  const certain = first && outcome === NOTHING && !negated && read.exact;
+  const takes = certain ? [] : [cause(e.file, e.d, 'whether it applies depends on its conditions and the rules before it')];
+  const rule: Rule = { match: read.set, matchExact: read.exact, takes, capture: certain ? regexCapture(source, version) : 'maybe', outcome: () => outcome };
+  return underCertainty(rule, both(e.cert, engine));
+}
+
+/** The last RewriteEngine line of a context that may apply: its state and certainty; null when none. */
+function engineOf(ctx: ContextFacts): Certainty | null {
+  let state: Certainty | null = null;
+  for (const e of ctx.directives) {
+    if (!e.d.is('RewriteEngine')) continue;
+    const on = /^on$/i.test(e.d.values[0] ?? '');
+    if (e.cert.kind === 'yes') state = on ? CERTAIN : NEVER;
+    else if (e.cert.kind === 'maybe') {
+      // may or may not switch: on if either the line or what stood before says on
+      if (on) state = { kind: 'maybe', causes: e.cert.causes };
+      else if (state && state.kind !== 'no') state = { kind: 'maybe', causes: [...(state.kind === 'maybe' ? state.causes : []), ...e.cert.causes] };
+    }
+  }
+  return state;
+}
+
+function options(ctx: ContextFacts): string[] {
+  return ctx.directives.filter((e) => e.d.is('RewriteOptions') && e.cert.kind !== 'no').flatMap((e) => e.d.values.map((v) => v.toLowerCase()));
+}
+
+/** The rewrite rules of a host (main server when vhost is null), in the order mod_rewrite runs them. */
+export function rewriteRules(main: ContextFacts, vhost: ContextFacts | null, hostNames: readonly string[], version: Version): Rule[] {
+  const own = vhost ?? main;
+  const engine = (vhost && engineOf(vhost)) ?? engineOf(main) ?? NEVER;
+  if (engine.kind === 'no') return [];
+  const ruleEntries = (ctx: ContextFacts) => ctx.directives.filter((e) => e.d.is('RewriteRule'));
+  let entries = ruleEntries(own);
+  if (vhost) {
+    const mine = options(vhost);
+    const parent = options(main);
+    const ignore = mine.includes('ignoreinherit');
+    if (mine.includes('inherit') || (parent.includes('inheritdown') && !ignore)) entries = [...entries, ...ruleEntries(main)];
+    else if (mine.includes('inheritbefore') || (parent.includes('inheritdownbefore') && !ignore)) entries = [...ruleEntries(main), ...entries];
+  }
+  const rules: Rule[] = [];
+  entries.forEach((e, i) => {
+    const ctx = own.directives.includes(e) ? own : main;
+    const first = i === 0 && !ctx.directives.slice(0, ctx.directives.indexOf(e)).some((x) => x.d.is('RewriteCond'));
+    const rule = ruleFor(e, hostNames, engine, first, version);
+    if (rule) rules.push(rule);
+  });
+  return rules;
+}
