@@ -25,20 +25,25 @@
  * Sides served per context (prepareRun: Listen and `<VirtualHost *:80>` on free ports, Debian's
  * envvars; the fragments are placed where the context includes sites: Debian's sites-enabled/,
  * and `IncludeOptional conf/frag/*.conf` appended to Apache's httpd.conf):
- *   base   the meaning: the context's 2.4 access lines written as 2.2 (requireLinesTo22), the
- *          fragments as they were, on 2.4 + mod_access_compat. Two fragments are stated by hand:
- *          d.conf with `AllowOverride All` spelled out (2.2's default, which the tool assumes and
- *          reports with allow-override-all-explicit), and f.conf with its 2.4 blocks written as
- *          2.2 (the nearer section replaces, the rule of point 3);
+ *   base   the meaning: the 2.2 parents where the context has 2.4 ones — its access lines
+ *          written as 2.2 (requireLinesTo22), and for Debian 2.2's default AllowOverride All at
+ *          <Directory /> (Debian 7 set None inside its default site only; Apache's 2.2
+ *          httpd.conf set None there, as 2.4's does) — the fragments as they were, on 2.4 + mod_access_compat; f.conf, the
+ *          mixed fragment, with its 2.4 blocks written as 2.2 by hand (the nearer section
+ *          replaces, the rule of point 3). So d/sub/.htaccess was read under Debian's 2.2 parents
+ *          and not under Apache's;
  *   ctx    the context untouched, the fragments migrated with --context, WITHOUT mod_access_compat;
- *   noctx  the same with the fragments migrated without context, WITHOUT mod_access_compat;
+ *   noctx  the same with the fragments migrated without context, WITHOUT mod_access_compat
+ *          (without context the tool assumes 2.2's default AllowOverride All above d.conf, which
+ *          under Apache's parents is narrower than 2.2 on d/sub/, never wider: that one known
+ *          difference is checked as such);
  *   today  negative control: the context with the unmigrated fragments, mod_access_compat on.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { APACHE2, freePorts } from './support/httpd';
-import { Result } from './support/access-differential';
+import { Observation, Result } from './support/access-differential';
 import {
   DEBIAN_LAYOUT,
   Probe,
@@ -182,6 +187,8 @@ interface ContextShape {
   place(dir: string, name: string, text: string): void;
   /** Takes mod_access_compat out of a run copy. */
   withoutCompat(root: string): void;
+  /** Turns a copy of the context into the 2.2 parents the layout had (see the file header). */
+  to22(dir: string): void;
 }
 
 const CONTEXTS: Record<ContextKind, ContextShape> = {
@@ -197,6 +204,16 @@ const CONTEXTS: Record<ContextKind, ContextShape> = {
     },
     withoutCompat(root) {
       fs.rmSync(path.join(root, 'mods-enabled/access_compat.load'));
+    },
+    to22(dir) {
+      treeTo22(dir);
+      // Debian 7's apache2.conf had no <Directory /> (its AllowOverride None for / sat in the default site only):
+      // 2.2's compiled-in default All held there, spelled out (2.4's unset AllowOverride answers 500 for .htaccess lines)
+      const main = path.join(dir, 'apache2.conf');
+      const text = fs.readFileSync(main, 'latin1');
+      const root = /<Directory \/>[\s\S]*?<\/Directory>/.exec(text);
+      if (!root || !/\n(\s*)AllowOverride None\n/.test(root[0])) throw new Error("Debian's apache2.conf changed: no AllowOverride None in <Directory />");
+      fs.writeFileSync(main, Buffer.from(text.replace(root[0], root[0].replace(/\n(\s*)AllowOverride None\n/, '\n$1AllowOverride All\n')), 'latin1'));
     },
   },
   apache: {
@@ -221,6 +238,8 @@ const CONTEXTS: Record<ContextKind, ContextShape> = {
       const main = path.join(root, 'conf/httpd.conf');
       fs.writeFileSync(main, fs.readFileSync(main, 'latin1').replace(/^LoadModule access_compat_module/m, '#LoadModule access_compat_module'));
     },
+    // Apache's 2.2 httpd.conf had the same <Directory /> AllowOverride None: only the access lines differ
+    to22: (dir) => void treeTo22(dir),
   },
 };
 
@@ -262,9 +281,8 @@ const FRAGMENTS: Record<string, string> = {
   ]),
 };
 
-/** The baseline's hand-stated fragments (see the file header). */
+/** The baseline's hand-stated fragment (see the file header). */
 const BASE_FRAGMENTS: Record<string, string> = {
-  'd.conf': vhost('d', [...dirSection('d', ['Options Indexes', 'AllowOverride All', 'Order allow,deny', 'Allow from all'])]),
   'f.conf': vhost('f', [
     ...dirSection('f', ['AllowOverride None', 'Order deny,allow', 'Deny from all', 'Allow from 127.0.0.0/24']),
     ...dirSection('f/old', ['Order deny,allow', 'Deny from all', 'Allow from 127.0.1.9']),
@@ -341,7 +359,7 @@ function fragmentFiles(side: Side): string[] {
 function serveSource(side: Side, kind: ContextKind, to22 = false): string {
   const src = path.join(side.dir, 'serve-src');
   copyTree(side.context, src);
-  if (to22) treeTo22(src);
+  if (to22) CONTEXTS[kind].to22(src);
   for (const rel of fragmentFiles(side)) CONTEXTS[kind].place(src, rel, fs.readFileSync(path.join(side.frag, rel), 'latin1'));
   return src;
 }
@@ -427,14 +445,15 @@ function describeContext(kind: ContextKind): void {
       }
     });
 
-    test('(d) AllowOverride All is written in the <Directory> above the .htaccess file (review), with and without context', () => {
-      for (const [s, m] of [
-        [ctx, ruleRuns.get(RULE_RUNS[3][0]) as Migration],
-        [noctx, noContextRun],
-      ] as const) {
-        expect(fs.readFileSync(path.join(s.frag, 'd.conf'), 'latin1')).toMatch(/<Directory "[^"]*\/d">\n(\s+\S.*\n)*?\s+AllowOverride All\n/);
-        expect(m.findings.filter((f) => f.code === 'allow-override-all-explicit' && /d\.conf$/.test(f.file)).map((f) => f.severity)).toEqual(['review']);
-      }
+    // 2.2 read d/sub/.htaccess under Debian's 2.2 parents (no AllowOverride above d.conf), not under Apache's (None at /)
+    const dRead = kind === 'debian';
+
+    test(`(d) ${dRead ? 'with --context and' : 'only'} without context, AllowOverride All is written in the <Directory> above the .htaccess file (review)`, () => {
+      const allOn = (s: Side) => /<Directory "[^"]*\/d">\n(\s+\S.*\n)*?\s+AllowOverride All\n/.test(fs.readFileSync(path.join(s.frag, 'd.conf'), 'latin1'));
+      const explicit = (m: Migration) => m.findings.filter((f) => f.code === 'allow-override-all-explicit' && /d\.conf$/.test(f.file)).map((f) => f.severity);
+      const withContext = ruleRuns.get(RULE_RUNS[3][0]) as Migration;
+      expect({ ctx: allOn(ctx), noctx: allOn(noctx) }).toEqual({ ctx: dRead, noctx: true });
+      expect({ ctx: explicit(withContext), noctx: explicit(noContextRun) }).toEqual({ ctx: dRead ? ['review'] : [], noctx: ['review'] });
     });
 
     test('(f) without context: exactly one access-context-assumed for the whole run', () => {
@@ -455,15 +474,19 @@ function describeContext(kind: ContextKind): void {
       ['noctx', 'migrated without context'],
     ] as const)('served %s (%s, no mod_access_compat): every request answers as the 2.2 meaning; nothing widened', (which, _how) => {
       const r = results[which];
-      expectNoDifference(r, PROBES.length * 32);
+      // without context the tool assumes 2.2's default AllowOverride All above d.conf: under Apache's parents
+      // (None at <Directory />, in 2.2 too) that reads d/sub/.htaccess, which 2.2 did not: narrower there, never wider
+      const assumed = (o: Observation) => !dRead && which === 'noctx' && o.request.includes('//d.test/sub/') && o.baseline === 200 && o.migrated === 403;
+      if (!r.error && !dRead && which === 'noctx') expect(r.mismatches.filter(assumed).length).toBe(24);
+      expectNoDifference({ ...r, mismatches: r.mismatches.filter((o) => !assumed(o)) }, PROBES.length * 32);
       const expected = {
         // rule (e): X gets 200 as on 2.2, not 403; 2.2 reset the host rules of a child with Allow only
         'GET //e.test/sub/ from 127.0.1.9 as none': 200,
         'GET //e.test/sub/ from 127.0.0.5 as none': 403,
         'GET //e.test/open/ from 127.1.2.3 as none': 200,
-        // rule (d): the .htaccess file is honoured
+        // rule (d): the .htaccess file is honoured where 2.2 read it
         'GET //d.test/sub/ from 127.0.0.5 as none': 200,
-        'GET //d.test/sub/ from 127.0.0.1 as none': 403,
+        'GET //d.test/sub/ from 127.0.0.1 as none': dRead || which === 'noctx' ? 403 : 200,
         // rule (c): nested per-directory files, the inner one replacing the outer host rules
         'GET //c.test/sub/ from 127.0.0.1 as none': 401,
         'GET //c.test/sub/ from 127.0.1.9 as none': 200,
