@@ -47,7 +47,7 @@ import { RequireNode } from '../src/semantics/access/types';
 import { GRANTED } from '../src/semantics/access/require-tree';
 import { ServerTree, SourceFile } from '../src/server/types';
 import { buildUrlSpace } from '../src/semantics/url-space';
-import { unreadPerDirectoryFiles } from '../src/semantics/allow-override';
+import { directorySections, governingAfterMigration, unreadPerDirectoryFiles } from '../src/semantics/allow-override';
 import { REQUIRE_24_PROVIDERS, readScopeRules } from '../src/semantics/access/read-rules';
 import { Transform, TransformContext } from './types';
 
@@ -236,7 +236,7 @@ function rewriteScope(plan: Plan, ctx: TransformContext): void {
     'info',
   );
   for (const note of plan.notes) ctx.noteIn(scope.file, anchorNode(scope), 'access-review', note, 'review');
-  if (scope.kind === 'htaccess' && !ctx.server.main) {
+  if (scope.kind === 'htaccess' && !ctx.server.main && !governedInRun(ctx.server, scope)) {
     ctx.noteIn(
       scope.file,
       null,
@@ -248,6 +248,12 @@ function rewriteScope(plan: Plan, ctx: TransformContext): void {
   const modules = modulesFor(plan.tree, new Set(['authz_core']));
   for (const m of [...read.wrapperModules, ...scope.authz.wrapperModules]) modules.add(m);
   for (const module of modules) ctx.requireModule(module, 'Require rules from migrated access control', scope.file);
+}
+
+/** A per-directory file whose AllowOverride this run sets (or writes: 2.2's default), so no note is needed about it. */
+function governedInRun(server: ServerTree, scope: AccessScope): boolean {
+  if (scope.path === null) return false;
+  return governingAfterMigration(server, directorySections(server.files), scope.path) !== null;
 }
 
 /** A line (or section) 2.2 could not read: 2.4 Require providers, Require containers, AuthMerging. */
@@ -403,6 +409,7 @@ function urlSpaceOf(server: ServerTree): SectionMeetings {
   if (read.length === config.length) return today;
   const switchedOn = buildUrlSpace(config);
   return {
+    hosts: [...new Set([...today.hosts, ...switchedOn.hosts])],
     meets(loc, locVhost, fs, fsVhost) {
       const a = today.meets(loc, locVhost, fs, fsVhost);
       const b = switchedOn.meets(loc, locVhost, fs, fsVhost);
@@ -472,19 +479,24 @@ export const accessToRequire: Transform = {
     const unread = unreadPerDirectoryFiles(server);
     const fragment = server.main === null;
     const migrated = migrateAccess(
-      server.files.filter((f) => !unread.includes(f)),
+      server.files.filter((f) => !unread.has(f)),
       urlSpaceOf(server),
       fragment,
       ctx,
     );
-    for (const file of unread) {
+    for (const [file, g] of unread) {
       if (readScopeRules(file.tree).accessLines.length === 0) continue;
+      const context = g.file.role === 'context';
       ctx.noteIn(
         file,
         null,
         'htaccess-not-read',
-        `AllowOverride None governs ${file.directory}: httpd did not read this file on 2.2 and does not on 2.4, so its access lines applied to nothing; it is migrated on its own, as if no section above it held access rules`,
-        'info',
+        `"AllowOverride None" in <Directory ${g.section.values[0]}> (line ${g.section.line} of ${g.file.displayPath}) governs ${file.directory}: ` +
+          (context
+            ? `under this context httpd 2.4 does not read this file (2.2 read it only if its own main config let it)`
+            : `httpd did not read this file on 2.2 and does not on 2.4`) +
+          `, so its access lines apply to nothing; it is migrated on its own, as if no section above it held access rules`,
+        context ? 'review' : 'info',
       );
       migrateAccess([file], null, true, ctx);
     }

@@ -18,7 +18,7 @@ import * as path from 'path';
 import { perDirectoryFiles } from '../src/server/per-directory-files';
 import { ServerTree, SourceFile } from '../src/server/types';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
-import { DirectorySection, accessFileNames, directorySections, isRegexSection } from '../src/semantics/allow-override';
+import { DirectorySection, accessFileNames, directorySections, isRegexSection, partialRun } from '../src/semantics/allow-override';
 import { Transform, TransformContext } from './types';
 
 function describeNames(names: readonly string[]): string {
@@ -54,10 +54,12 @@ export const allowOverrideDefault: Transform = {
     const dirs = directorySections(files);
     const names = describeNames(accessFileNames(files));
     const main = server.main;
-    if (!main) {
+    if (partialRun(server)) {
+      // the run's own sections are 2.2's: where they set no AllowOverride above per-directory files, 2.2's default is written
       explicitInFragment(server, dirs, accessFileNames(files), ctx);
-      return;
+      if (!main) return;
     }
+    if (!main) return;
     const roots = dirs.filter((d) => d.path === '/' && !d.inVhost);
     if (roots.some((d) => !d.conditional && d.setsUnconditionally)) return;
     if (main.role === 'context') {
@@ -113,9 +115,11 @@ export const allowOverrideDefault: Transform = {
  */
 function explicitInFragment(server: ServerTree, dirs: readonly DirectorySection[], names: readonly string[], ctx: TransformContext): void {
   const covered: DirectorySection[] = [];
+  // the run's own sections (a --context config is 2.4's, above the boundary)
+  const own = dirs.filter((d) => d.file.role !== 'context');
   const setsOnChain = (d: DirectorySection) =>
-    dirs.some((s) => s.allowOverride.length > 0 && s.file === d.file && isAtOrAbove(s.path, d.path)) || covered.some((s) => isAtOrAbove(s.path, d.path));
-  const byDepth = [...dirs].sort((a, b) => a.path.split('/').length - b.path.split('/').length || a.order - b.order);
+    own.some((s) => s.allowOverride.length > 0 && isAtOrAbove(s.path, d.path)) || covered.some((s) => isAtOrAbove(s.path, d.path));
+  const byDepth = [...own].sort((a, b) => a.path.split('/').length - b.path.split('/').length || a.order - b.order);
   for (const d of byDepth) {
     if (d.conditional || setsOnChain(d)) continue;
     const found = perDirectoryFiles(server, d.path, names);
@@ -128,8 +132,9 @@ function explicitInFragment(server: ServerTree, dirs: readonly DirectorySection[
       d.section,
       'allow-override-all-explicit',
       `AllowOverride All written out: ${shown.join(', ')}${found.files.length > 3 ? ` and ${found.files.length - 3} more` : ''} lie below this section, ` +
-        `and no AllowOverride is set on its way, so 2.2 read them with every override class allowed (its default). A stock 2.4 main config sets ` +
-        `AllowOverride None at <Directory />, under which 2.4 would ignore them. If the real main config sets AllowOverride for this path, run with --context <main config>`,
+        `and no section of the run sets AllowOverride on its way, so 2.2 read them with every override class allowed (its default). A 2.4 main config ` +
+        `(the stock one this run assumes, or the --context one) sets AllowOverride None at <Directory />, under which 2.4 would ignore them. ` +
+        `If the 2.2 main config set AllowOverride None above this path, remove the line`,
       'review',
     );
   }

@@ -321,10 +321,13 @@ export const loadModules: Transform = {
       const presentNow = new Set<string>([...loaded, ...builtin, ...(hasMpm ? [] : [mpm]), ...wanted.keys()]);
       const assumed = new Set<string>(probe ? [] : MAYBE_BUILTIN);
       // per-directory files count, except those AllowOverride None keeps httpd from opening
-      // a --context file is a working 2.4 config: what its own lines need is not the run's business
+      // a --context file is a working 2.4 config: what its own lines need is loaded already
       const unread = unreadPerDirectoryFiles(server);
-      const read = server.files.filter((f) => !isVirtual(f) && !unread.includes(f) && f.role !== 'context');
-      for (const [module, reason] of directiveNeeds(read, presentNow, assumed, mpm)) {
+      const read = server.files.filter((f) => !isVirtual(f) && !unread.has(f) && f.role !== 'context');
+      // a main config written for 2.4 that loads none of the modules some builds compile in (unixd, log_config …)
+      // runs on such a build (Debian's 2.4 apache2.conf): they need no line; everything else still does
+      const builtHere = server.main?.writtenFor24 && !probe ? MAYBE_BUILTIN : new Set<string>();
+      for (const [module, reason] of directiveNeeds(read, new Set([...presentNow, ...builtHere]), assumed, mpm)) {
         if (!wanted.has(module)) wanted.set(module, { reason, file: null });
       }
       const virtual = server.files.filter(isVirtual);

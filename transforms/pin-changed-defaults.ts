@@ -92,6 +92,7 @@ export const pinChangedDefaults: Transform = {
   title: 'Report (or pin with --pin-defaults) settings whose default changed: EnableSendfile, FileETag, Options, Timeout, LimitRequestBody, RequestReadTimeout, SSLProxyCheckPeerCN/Expire',
   row: 'Changed defaults: EnableSendfile Off, FileETag MTime Size, SSLProxyCheckPeerCN/Expire On, mod_reqtimeout timeouts; measured: Options FollowSymLinks, Timeout 60, LimitRequestBody 1 GiB',
   order: 650,
+  restores22Meaning: true,
   applyServer(server, ctx) {
     const pin = ctx.options.pinDefaults === true;
     const entries: { file: SourceFile; d: Directive }[] = server.files

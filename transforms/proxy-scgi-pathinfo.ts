@@ -27,6 +27,7 @@ export const proxyScgiPathinfo: Transform = {
   title: 'Keep PATH_INFO for SCGI backends (proxy-scgi-pathinfo)',
   row: 'mod_proxy_scgi: the default setting for PATH_INFO has changed; the previous setting is restored by the proxy-scgi-pathinfo variable',
   order: 620,
+  restores22Meaning: true,
   applyFile(tree, ctx) {
     const done = new Set<unknown>();
     for (const d of directives(tree)) {

@@ -42,6 +42,11 @@ export interface Transform {
   readonly row: string;
   /** Lower runs first. The module planner runs at 9000. */
   readonly order: number;
+  /**
+   * The transform writes back what 2.2 meant (a default, a parser, a shell): files written for 2.4
+   * (SourceFile.writtenFor24) mean what they say already and are not shown to it.
+   */
+  readonly restores22Meaning?: boolean;
   /** Ids that must run before this one; checked when the registry loads. */
   readonly runsAfter?: readonly string[];
   applyFile?(tree: ConfigFile, ctx: TransformContext): void;

@@ -5,6 +5,7 @@
  * bytes and is reported as an error.
  */
 import { Node, fileOf, parse } from '../cst';
+import { writtenFor24 } from '../semantics/era';
 import { Discovery, InputError, ServerTree, SourceFile } from '../server/types';
 import { Finding, Severity } from '../model/finding';
 import { ModuleRequest } from '../model/module-request';
@@ -143,8 +144,10 @@ export function runServer(server: ServerTree, transforms: readonly Transform[], 
     if (problem && file.role !== 'context') run.fail(file, problem);
   }
   for (const transform of transforms) {
+    // a transform that writes back 2.2's meaning sees no file written for 2.4
+    const shown = (f: SourceFile) => !transform.restores22Meaning || !f.writtenFor24;
     if (transform.applyFile) {
-      for (const file of run.healthy()) {
+      for (const file of run.healthy().filter(shown)) {
         try {
           transform.applyFile(file.tree, run.context(transform, file));
         } catch (error) {
@@ -154,7 +157,10 @@ export function runServer(server: ServerTree, transforms: readonly Transform[], 
     }
     if (transform.applyServer) {
       try {
-        transform.applyServer(server, run.context(transform, null));
+        const view: ServerTree = transform.restores22Meaning
+          ? { ...server, main: server.main && shown(server.main) ? server.main : null, files: server.files.filter(shown) }
+          : server;
+        transform.applyServer(view, run.context(transform, null));
       } catch (error) {
         for (const file of run.healthy()) {
           run.fail(file, { path: file.displayPath, message: `transform ${transform.id} failed for server ${server.id}: ${describe(error)}` });
@@ -204,7 +210,8 @@ export function transformText(
   displayPath = 'input.conf',
   role: 'main' | 'fragment' | 'htaccess' = 'fragment',
 ): { output: string; findings: Finding[]; errors: InputError[] } {
-  const file: SourceFile = { realPath: '/' + displayPath, displayPath, role, original: text, tree: parse(text) };
+  const tree = parse(text);
+  const file: SourceFile = { realPath: '/' + displayPath, displayPath, role, original: text, tree, ...(writtenFor24(tree) ? { writtenFor24: true } : {}) };
   const main = role === 'main' ? file : null;
   const server: ServerTree = { id: displayPath, main, serverRoot: null, files: [file], includes: new Map() };
   const result = run({ servers: [server], errors: [], skipped: [] }, transforms, options);

@@ -141,14 +141,38 @@ export function governing(dirs: readonly DirectorySection[], dir: string): Direc
   return best;
 }
 
-/** Per-directory files whose directory is governed by `AllowOverride None`: httpd does not open them. */
-export function unreadPerDirectoryFiles(server: ServerTree): SourceFile[] {
+/**
+ * Whether the run holds only part of the server's config (no main config, or one given with
+ * --context): the run's own sections are then 2.2's, the ones above them are not (a stock 2.4 main
+ * config is assumed, or the context is 2.4's). Across that boundary the nearer sections replace what
+ * they inherit, AllowOverride included: where the run's sections set no AllowOverride above a
+ * per-directory file, 2.2's default (All) applies to it, and allow-override-default writes it out.
+ */
+export function partialRun(server: ServerTree): boolean {
+  return !server.main || server.main.role === 'context';
+}
+
+/** The section whose AllowOverride governs a directory, as the migration will leave it (see partialRun). */
+export function governingAfterMigration(server: ServerTree, dirs: readonly DirectorySection[], dir: string): DirectorySection | 'default-all' | null {
+  if (!partialRun(server)) return governing(dirs, dir);
+  const own = dirs.filter((d) => d.file.role !== 'context');
+  const g = governing(own, dir);
+  if (g) return g;
+  if (own.some((d) => !d.conditional && d.path.startsWith('/') && covers(d.path, dir))) return 'default-all';
+  return governing(dirs, dir);
+}
+
+/** Per-directory files that `AllowOverride None` keeps httpd from opening, each with the section that says so. */
+export function unreadPerDirectoryFiles(server: ServerTree): Map<SourceFile, DirectorySection> {
+  const out = new Map<SourceFile, DirectorySection>();
   const perDirectory = server.files.filter((f) => f.role === 'htaccess' && f.directory !== undefined);
-  if (perDirectory.length === 0) return [];
+  if (perDirectory.length === 0) return out;
   const dirs = directorySections(server.files);
-  return perDirectory.filter((f) => {
-    const g = governing(dirs, f.directory as string);
-    const last = g?.allowOverride[g.allowOverride.length - 1];
-    return last !== undefined && grantedClasses(last).size === 0 && g?.allowOverrideList.length === 0;
-  });
+  for (const f of perDirectory) {
+    const g = governingAfterMigration(server, dirs, f.directory as string);
+    if (g === null || g === 'default-all') continue;
+    const last = g.allowOverride[g.allowOverride.length - 1];
+    if (last !== undefined && grantedClasses(last).size === 0 && g.allowOverrideList.length === 0) out.set(f, g);
+  }
+  return out;
 }

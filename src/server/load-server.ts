@@ -4,6 +4,7 @@
  * back as an error for that file, and the rest of the server runs.
  */
 import { parse } from '../cst';
+import { writtenFor24 } from '../semantics/era';
 import { BINARY_MESSAGE, readSource } from './read-source';
 import { InputError, PlannedFile, ServerPlan, ServerTree, SourceFile } from './types';
 
@@ -20,6 +21,7 @@ function load(file: PlannedFile): SourceFile | InputError {
   const read = readSource(file.realPath);
   if (read.kind === 'error') return fail(read.message);
   if (read.kind === 'binary') return fail(BINARY_MESSAGE);
+  const tree = parse(read.text);
   return {
     realPath: file.realPath,
     displayPath: file.displayPath,
@@ -27,7 +29,8 @@ function load(file: PlannedFile): SourceFile | InputError {
     ...(file.asIf !== undefined ? { asIf: file.asIf } : {}),
     ...(file.directory !== undefined ? { directory: file.directory } : {}),
     original: read.text,
-    tree: parse(read.text),
+    tree,
+    ...(writtenFor24(tree) ? { writtenFor24: true } : {}),
   };
 }
 

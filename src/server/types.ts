@@ -16,6 +16,8 @@ export interface SourceFile {
   readonly asIf?: string;
   /** For a per-directory file (role 'htaccess') of a server: the directory it is read for, as the config names paths. */
   readonly directory?: string;
+  /** The file as read holds what only 2.4 knows (src/semantics/era.ts): it means what it says on 2.4 already. */
+  readonly writtenFor24?: boolean;
   /** The bytes as read, decoded as latin1 (one character per byte). */
   readonly original: string;
   /** The tree, parsed once. Transforms edit it in place. */

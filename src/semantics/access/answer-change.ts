@@ -13,6 +13,8 @@
  */
 import { EffectiveCompat24, ScopeCompat24, evaluateCompat24, mergeCompat24 } from './compat24';
 import { ChainQuery, byOrder, chainOptions } from './chain-options';
+import { Directive } from '../../cst';
+import { grantedClasses } from '../allow-override';
 import { AccessScope } from './scopes';
 import { Witness, emptyMentions, findWitness, mentionRecord, mentionTree } from './witness';
 
@@ -37,6 +39,24 @@ export function changeQuery(today: ScopeData, after: ScopeData): ChainQuery {
   };
 }
 
+/** A <Directory> that sets AllowOverride itself (the nearest such section governs the per-directory files below it). */
+const setsAllowOverride = (s: AccessScope) => s.kind === 'directory' && ownAllowOverride(s) !== null;
+
+function ownAllowOverride(s: AccessScope): Directive | null {
+  if (s.container.kind !== 'section') return null;
+  let last: Directive | null = null;
+  for (const n of s.container.body) if (n.kind === 'directive' && n.is('AllowOverride')) last = n;
+  return last;
+}
+
+/** For a per-directory file: the chains in which httpd reads it at all (the nearest AllowOverride is not None). */
+function readsFile(scope: AccessScope, chain: readonly AccessScope[]): boolean {
+  if (scope.kind !== 'htaccess') return true;
+  const governing = [...chain].reverse().find(setsAllowOverride);
+  const line = governing ? ownAllowOverride(governing) : null;
+  return !line || grantedClasses(line).size > 0;
+}
+
 function effective(chain: readonly AccessScope[], scope: AccessScope, data: ScopeData): EffectiveCompat24 {
   return mergeCompat24([...chain.map(data), data(scope)]);
 }
@@ -50,10 +70,14 @@ export function answerChange(
   methods: readonly string[],
   query: ChainQuery = changeQuery(today, after),
 ): Witness | null {
-  const combos = chainOptions(scope, all, query);
+  const withOverride: ChainQuery =
+    scope.kind === 'htaccess' ? { ...query, parts: { ...query.parts, AllowOverride: { has: setsAllowOverride, full: () => false } } } : query;
+  const combos = chainOptions(scope, all, withOverride);
   if (typeof combos === 'string') return null;
   for (const combo of combos) {
     const chain = [...new Set([...combo.values()].flat())].sort(byOrder);
+    // a request on which httpd does not read the file answers alike before and after
+    if (!readsFile(scope, chain)) continue;
     const before = effective(chain, scope, today);
     const later = effective(chain, scope, after);
     const mentions = emptyMentions();

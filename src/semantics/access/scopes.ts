@@ -46,6 +46,22 @@ export type { Cause as MeetingCause, FsPattern as FsSection, Meeting, UrlPattern
 /** Which filesystem sections a URL section meets on one request (src/semantics/url-space). */
 export interface SectionMeetings {
   meets(loc: UrlSection, locVhost: Section | null, fs: FsSection, fsVhost: Section | null): Meeting;
+  /** The hosts that answer requests: null (the main server, when some Listen address is not a virtual host's) and each <VirtualHost>. */
+  readonly hosts: readonly (Section | null)[];
+}
+
+const EVERY_URL: UrlSection = { kind: 'prefix', path: '/' };
+
+/** Whether some URL of `host` (null: any host) may map into the directory a per-directory file is read for. */
+function hostReaches(space: SectionMeetings, host: Section | null, dir: string): boolean {
+  return space.meets(EVERY_URL, host, { kind: 'htaccess', dir }, null).may;
+}
+
+/** A per-directory file's directory is reached by no host but `vhost` (so that host's sections apply whenever it does). */
+function onlyHostReaching(vhost: Section, b: AccessScope): boolean {
+  const space = b.space;
+  if (!space || b.kind !== 'htaccess' || b.path === null || b.vhost !== null) return false;
+  return space.hosts.every((h) => h === vhost || (h !== null && !hostReaches(space, h, b.path as string)));
 }
 
 export interface AccessScope {
@@ -274,6 +290,7 @@ export function mayPrecede(a: AccessScope, b: AccessScope): boolean {
   const ra = RANK[a.kind];
   const rb = RANK[b.kind];
   if (ra > rb) return false;
+  if (a.vhost !== null && b.kind === 'htaccess' && b.vhost === null && b.path !== null && b.space && !hostReaches(b.space, a.vhost, b.path)) return false;
   if (b.kind === 'location' && ra < rb) {
     const met = meeting(a, b);
     return met ? met.may : true;
@@ -308,7 +325,7 @@ export function surelyPrecedes(a: AccessScope, b: AccessScope): boolean {
   // the top level of an included file: server level, unless an Include inside a <VirtualHost> read it
   if (a.kind === 'server') return false;
   const dirLike = (s: AccessScope) => s.kind === 'directory' || s.kind === 'htaccess';
-  if (dirLike(a) && a.path !== null && a.vhost !== null && a.vhost !== b.vhost) return false;
+  if (dirLike(a) && a.path !== null && a.vhost !== null && a.vhost !== b.vhost && !onlyHostReaching(a.vhost, b)) return false;
   if (dirLike(a) && dirLike(b) && a.path !== null) {
     const pb = dirPattern(b);
     if (pb === null) return false;
