@@ -83,7 +83,6 @@ export const dumpIoDefaultLevel: Transform = {
   title: 'Keep the DumpIO output 2.2 logged at its default level (LogLevel dumpio:trace7)',
   row: 'Logging: DumpIOLogLevel is replaced by LogLevel dumpio:trace7 (2.2 default debug, no DumpIOLogLevel line)',
   order: 412,
-  restores22Meaning: true,
   runsAfter: ['dump-io-log-level'],
   applyFile(tree, ctx) {
     if (ctx.file?.role === 'htaccess') return;
