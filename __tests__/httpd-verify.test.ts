@@ -156,3 +156,24 @@ test('--verify takes no value or =requests; --verify does not swallow the path a
   const flag = runCli(['--verify', 'shop/conf/httpd.conf', '--httpd', APACHE2, '--check'], work, tmp);
   expect(flag.stderr).toMatch(/^verify: ok shop\/conf\/httpd\.conf/m);
 });
+
+test('--context: the staged server is the context with the run files in it; a broken run file refuses it, every byte kept', () => {
+  const work = workDir('codemod-verify-context-');
+  const tmp = path.join(work, 'tmp');
+  // Debian's installed 2.4 /etc/apache2 (links kept) as the context, a 2.2 site beside it
+  fs.cpSync('/etc/apache2', path.join(work, 'etc-apache2'), { recursive: true, verbatimSymlinks: true });
+  fs.mkdirSync(path.join(work, 'site'));
+  const site = ['<VirtualHost *:80>', '    ServerName shop.example', '    <Directory /srv/shop>', '        Order allow,deny', '        Allow from all', '    </Directory>', '</VirtualHost>', ''].join('\n');
+  fs.writeFileSync(path.join(work, 'site/shop.conf'), site);
+  const ok = runCli(['--verify', '--httpd', APACHE2, '--format', 'json', '--context', 'etc-apache2/apache2.conf', 'site'], work, tmp);
+  const server = json(ok.stdout).servers[0];
+  expect(server.verified).toBe(true);
+  // negative control: a line only httpd can judge, in the run file, not in the context
+  fs.writeFileSync(path.join(work, 'site/bad.conf'), '<VirtualHost *:80>\n    ServerName bad.example\n    NoSuchDirective on\n</VirtualHost>\n');
+  const before = hashTree(path.join(work, 'site'));
+  const refused = runCli(['--write', '--verify', '--httpd', APACHE2, '--context', 'etc-apache2/apache2.conf', 'site'], work, tmp);
+  expect(refused.status).toBe(2);
+  expect(refused.stderr).toMatch(/site\/bad\.conf:3: httpd refused the migrated server \(--verify\), nothing of it was written: Invalid command 'NoSuchDirective'/);
+  expect(hashTree(path.join(work, 'site'))).toEqual(before);
+  fs.rmSync(work, { recursive: true, force: true });
+});

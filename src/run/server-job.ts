@@ -121,11 +121,22 @@ export async function processServer(plan: ServerPlan, settings: JobSettings): Pr
   let patch = '';
   for (const file of server.files) {
     // read for context only (--context): never written, not part of the run's files
-    if (file.role === 'context') continue;
+    if (file.role === 'context') {
+      // staged as it is for --verify (the context is part of the server httpd judges)
+      texts.push({ realPath: file.realPath, displayPath: file.displayPath, role: file.role, original: file.original, migrated: file.original });
+      continue;
+    }
     const result = fileResult(file, run.failed.get(file.realPath));
     if (result.error) errors.push(result.error);
     byPath.set(file.realPath, { path: file.displayPath, role: file.role, status: result.status, ...(result.error ? { error: result.error } : {}) });
-    texts.push({ realPath: file.realPath, displayPath: file.displayPath, role: file.role, original: file.original, migrated: result.status === 'changed' ? result.output : file.original });
+    texts.push({
+      realPath: file.realPath,
+      displayPath: file.displayPath,
+      role: file.role,
+      original: file.original,
+      migrated: result.status === 'changed' ? result.output : file.original,
+      ...(file.asIf !== undefined ? { switchedOff: true } : {}),
+    });
     if (result.status === 'changed') {
       patch += filePatch(file.displayPath, file.original, result.output);
       writes.push({ realPath: file.realPath, displayPath: file.displayPath, before: file.original, after: result.output });

@@ -40,6 +40,8 @@ export interface ServerFileText {
   readonly role: PlannedFile['role'];
   readonly original: string;
   readonly migrated: string;
+  /** A file the server does not read today (placed as if included): not staged unless an Include reaches it. */
+  readonly switchedOff?: boolean;
 }
 
 /** Where a staged file came from, to map httpd's messages back. */
@@ -259,6 +261,13 @@ export function stageServer(input: StageInput): Stage {
   const mainTarget = mapPath(input.main.realPath, normalizePrefixMaps([{ from: realRootResolved, to: realRoot }])) ?? input.main.realPath;
   stageFile(mainTarget);
   const main = placement(mainTarget);
+  // files of the run that the server holds without an Include naming them (under a --context main):
+  // httpd is to judge them as part of it, so the staged main includes them at its end
+  for (const file of input.files) {
+    if (file.role !== 'included' || file.switchedOff || staged.has(placement(file.realPath))) continue;
+    stageFile(file.realPath);
+    fs.appendFileSync(main, `\nInclude "${placement(file.realPath)}"\n`);
+  }
 
   overlay(layout.root, realRoot);
 
