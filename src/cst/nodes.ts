@@ -6,6 +6,7 @@
  * line. Printing concatenates `raw` texts, so an untouched tree prints back
  * the bytes it was parsed from. Edits rewrite `raw` of the lines they touch.
  */
+import type { NameIndex } from './name-index';
 import { Word, quoteArg, scanWord, scanWords, skipSpace, stripContinuations } from './tokens';
 
 export type Node = Blank | Comment | Directive | Section | Opaque;
@@ -40,15 +41,42 @@ function leadingSpace(raw: string): number {
   return i;
 }
 
+/**
+ * Tells the file holding `container` (if any) that its tree changed, so what it derived from
+ * the tree (its name index, its line-ending and indentation habits) is rebuilt on next use.
+ */
+function touch(container: Container | null): void {
+  let c = container;
+  while (c !== null && c.kind === 'section') c = c.parent;
+  if (c !== null) c.version++;
+}
+
 abstract class LineBase {
   private rawText: string;
   /** 1-based line number in the original file; 0 for lines the tool added. */
   readonly line: number;
-  parent: Container | null = null;
+  private parentNode: Container | null = null;
 
   constructor(raw: string, line: number) {
     this.rawText = raw;
     this.line = line;
+  }
+
+  /** The container whose body holds this line (null for a section's own open and close lines, and when detached). */
+  get parent(): Container | null {
+    return this.parentNode;
+  }
+
+  set parent(container: Container | null) {
+    // even when it stays: a node moved within its container by hand is re-attached this way
+    touch(this.parentNode);
+    this.parentNode = container;
+    touch(container);
+  }
+
+  /** Where an edit of this line is felt: its parent, or for a tag line the section it opens or closes. */
+  protected holder(): Container | null {
+    return this.parentNode;
   }
 
   /** The line's bytes (decoded as latin1), continuation lines and line ending included. */
@@ -59,6 +87,7 @@ abstract class LineBase {
   set raw(value: string) {
     this.rawText = value;
     this.changed();
+    touch(this.holder());
   }
 
   /** Called after `raw` changes, so subclasses drop what they derived from it. */
@@ -120,6 +149,7 @@ abstract class NamedLine extends LineBase {
   /** Raw offsets [start, end) of the name, located on first use (parsing stays cheap). */
   private span: [number, number] | null = null;
   private cachedName: string | null = null;
+  private cachedLowerName: string | null = null;
   private cachedArgs: Word[] | null = null;
 
   /** Finds the name: returns its raw [start, end). */
@@ -130,6 +160,7 @@ abstract class NamedLine extends LineBase {
   protected override changed(): void {
     this.span = null;
     this.cachedName = null;
+    this.cachedLowerName = null;
     this.cachedArgs = null;
   }
 
@@ -150,10 +181,16 @@ abstract class NamedLine extends LineBase {
     return this.cachedName;
   }
 
+  /** The name in lower case (names compare case-insensitively). */
+  get lowerName(): string {
+    return (this.cachedLowerName ??= this.name.toLowerCase());
+  }
+
   /** Case-insensitive name test against one or more names. */
   is(...names: string[]): boolean {
-    const mine = this.name.toLowerCase();
-    return names.some((n) => n.toLowerCase() === mine);
+    const mine = this.lowerName;
+    for (const n of names) if (n.length === mine.length && (n === mine || n.toLowerCase() === mine)) return true;
+    return false;
   }
 
   get args(): readonly Word[] {
@@ -258,6 +295,12 @@ export class Directive extends NamedLine {
 /** `<Name args>` — the open line of a section. */
 export class SectionOpen extends NamedLine {
   readonly kind = 'open' as const;
+  /** The section this line opens (set by Section). */
+  section: Section | null = null;
+
+  protected override holder(): Container | null {
+    return this.section;
+  }
 
   protected locateName(): [number, number] {
     const word = scanWord(this.raw, this.raw.indexOf('<') + 1, contentEnd(this.raw), 62 /* > */);
@@ -281,6 +324,12 @@ export class SectionOpen extends NamedLine {
 /** `</Name>` — the close line of a section. */
 export class SectionClose extends LineBase {
   readonly kind = 'close' as const;
+  /** The section this line closes (set by Section). */
+  section: Section | null = null;
+
+  protected override holder(): Container | null {
+    return this.section;
+  }
 
   get name(): string {
     const [content] = splitLineEnd(this.raw);
@@ -298,14 +347,44 @@ export class SectionClose extends LineBase {
 
 export class Section {
   readonly kind = 'section' as const;
-  parent: Container | null = null;
+  private parentNode: Container | null = null;
+  private closeLine: SectionClose | null = null;
 
   constructor(
     readonly open: SectionOpen,
     readonly body: Node[],
-    public close: SectionClose | null,
+    close: SectionClose | null,
   ) {
+    open.section = this;
+    this.close = close;
     for (const child of body) child.parent = this;
+  }
+
+  get parent(): Container | null {
+    return this.parentNode;
+  }
+
+  set parent(container: Container | null) {
+    touch(this.parentNode);
+    this.parentNode = container;
+    touch(container);
+  }
+
+  /** The close line, or null when the section is never closed. */
+  get close(): SectionClose | null {
+    return this.closeLine;
+  }
+
+  set close(line: SectionClose | null) {
+    if (this.closeLine) this.closeLine.section = null;
+    this.closeLine = line;
+    if (line) line.section = this;
+    touch(this);
+  }
+
+  /** The name in lower case. */
+  get lowerName(): string {
+    return this.open.lowerName;
   }
 
   get line(): number {
@@ -341,6 +420,13 @@ export class ConfigFile {
   /** A UTF-8 byte order mark (as latin1 text) kept ahead of the first line, or ''. Writable: a transform may drop it. */
   bom: string;
   readonly diagnostics: Diagnostic[];
+  /**
+   * Counts changes to the tree: a line's text, a node attached or detached (every edit helper
+   * and every hand-made move sets `parent`). What is derived from the tree is keyed on it.
+   */
+  version = 0;
+  /** The name index of `version` (name-index.ts), built on first use. */
+  nameIndex: NameIndex | null = null;
 
   constructor(body: Node[], bom: string, diagnostics: Diagnostic[]) {
     this.body = body;
