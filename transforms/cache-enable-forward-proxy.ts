@@ -27,6 +27,7 @@ export const cacheEnableForwardProxy: Transform = {
   title: 'Add `CacheEnable TYPE http://*:` where `CacheEnable TYPE /` cached forward-proxy content',
   row: "mod_cache: the second parameter to CacheEnable only matches forward proxy content if it begins with the correct protocol; in 2.2 '/' matched all content",
   order: 605,
+  triggers: { directives: ['CacheEnable'] },
   applyServer(server, ctx) {
     // ProxyRequests per scope (null = server level); the last line wins
     const proxyRequests = new Map<Section | null, boolean>();

@@ -153,6 +153,7 @@ export const renameModuleReferences: Transform = {
   title: 'Rename, drop or flag LoadModule and IfModule lines for modules 2.4 renamed or removed',
   row: 'Modules: renamed (mod_disk_cache → mod_cache_disk, mod_authn_alias → mod_authn_core) and removed modules',
   order: 8900,
+  triggers: { directives: ['LoadModule'], sections: ['IfModule'] },
   applyFile(tree: ConfigFile, ctx) {
     for (const d of [...directives(tree, 'LoadModule')]) {
       if (!isTwoTwoOnly(d)) checkLoadModule(d, ctx);

@@ -36,6 +36,7 @@ export const ssiLegacyExprParser: Transform = {
   title: 'Keep 2.2 SSI expressions working (SSILegacyExprParser on where SSI is enabled)',
   row: 'mod_include: the #if expr element now uses the new expression parser; SSILegacyExprParser restores the old syntax',
   order: 615,
+  triggers: { directives: ['AddOutputFilter', 'SetOutputFilter', 'AddOutputFilterByType', 'AddHandler', 'SetHandler', 'XBitHack'] },
   applyServer(server, ctx) {
     const live = (d: Directive) => !isTwoTwoOnly(d);
     const all = server.files.flatMap((file) => [...directives(file.tree)].filter(live).map((d) => ({ file, d })));
