@@ -81,6 +81,35 @@ export interface ParseOptions {
   readonly synthetic?: boolean;
 }
 
+/** What a logical line is, from its first characters alone (the parser then checks tags for their `>`). */
+export type LineKind = 'blank' | 'comment' | 'close' | 'open' | 'directive';
+
+/**
+ * Calls `visit` for each logical line of `text` (after a BOM), with its raw text, the number of its
+ * first physical line, its kind, and the offset of its first character that is not white space
+ * or a continuation. The parser is built on it; discovery uses it to read a few facts without
+ * building a tree.
+ */
+export function scanLines(text: string, visit: (raw: string, line: number, kind: LineKind, first: number) => void): void {
+  let pos = text.startsWith(BOM) ? BOM.length : 0;
+  let physical = 1;
+  while (pos < text.length) {
+    const [end, spanned] = logicalLineEnd(text, pos);
+    const raw = text.slice(pos, end);
+    const line = physical;
+    pos = end;
+    physical += spanned;
+    const i = firstNonSpace(raw);
+    const c = raw.charCodeAt(i);
+    let kind: LineKind;
+    if (i >= raw.length || c === 10) kind = 'blank';
+    else if (c === 35 /* # */) kind = 'comment';
+    else if (c === 60 /* < */) kind = raw.charCodeAt(i + 1) === 47 /* / */ ? 'close' : 'open';
+    else kind = 'directive';
+    visit(raw, line, kind, i);
+  }
+}
+
 export function parse(text: string, options: ParseOptions = {}): ConfigFile {
   const bom = text.startsWith(BOM) ? BOM : '';
   const diagnostics: Diagnostic[] = [];
@@ -88,54 +117,53 @@ export function parse(text: string, options: ParseOptions = {}): ConfigFile {
   const stack: Frame[] = [];
   let body = root;
 
-  let pos = bom.length;
-  let physical = 1;
-  while (pos < text.length) {
-    const [end, spanned] = logicalLineEnd(text, pos);
-    const raw = text.slice(pos, end);
+  scanLines(text, (raw, physical, kind) => {
     const line = options.synthetic ? 0 : physical;
-    pos = end;
-    physical += spanned;
-    const i = firstNonSpace(raw);
-    const c = raw.charCodeAt(i);
-    if (i >= raw.length || c === 10) {
-      body.push(new Blank(raw, line));
-    } else if (c === 35 /* # */) {
-      body.push(new Comment(raw, line));
-    } else if (c === 60 /* < */ && raw.charCodeAt(i + 1) === 47 /* / */) {
-      const close = new SectionClose(raw, line);
-      if (close.word !== `</${close.name}>`) {
-        // httpd takes the whole first word as the tag: `</Directory></VirtualHost>`, `</Directory` + ` >`
-        diagnostics.push({ line, message: `expected </${close.name}> but saw ${close.word}` });
+    switch (kind) {
+      case 'blank':
+        body.push(new Blank(raw, line));
+        return;
+      case 'comment':
+        body.push(new Comment(raw, line));
+        return;
+      case 'directive':
+        body.push(new Directive(raw, line));
+        return;
+      case 'close': {
+        const close = new SectionClose(raw, line);
+        if (close.word !== `</${close.name}>`) {
+          // httpd takes the whole first word as the tag: `</Directory></VirtualHost>`, `</Directory` + ` >`
+          diagnostics.push({ line, message: `expected </${close.name}> but saw ${close.word}` });
+        }
+        const depth = matchingFrame(stack, close.name);
+        if (depth === -1) {
+          diagnostics.push({ line, message: `</${close.name}> without matching <${close.name}>` });
+          body.push(new Opaque(raw, line, 'unmatched section close'));
+          return;
+        }
+        while (stack.length - 1 > depth) {
+          const inner = stack[stack.length - 1];
+          diagnostics.push({
+            line,
+            message: `expected </${inner.open.name}> but saw </${close.name}> (<${inner.open.name}> opened on line ${inner.open.line})`,
+          });
+          body = closeFrame(stack, null);
+        }
+        body = closeFrame(stack, close);
+        return;
       }
-      const depth = matchingFrame(stack, close.name);
-      if (depth === -1) {
-        diagnostics.push({ line, message: `</${close.name}> without matching <${close.name}>` });
-        body.push(new Opaque(raw, line, 'unmatched section close'));
-        continue;
+      case 'open': {
+        const open = new SectionOpen(raw, line);
+        if (!isTag(open)) {
+          diagnostics.push({ line, message: `<${open.name}> directive missing closing '>'` });
+          body.push(new Opaque(raw, line, 'section tag without >'));
+          return;
+        }
+        stack.push({ open, body: [] });
+        body = stack[stack.length - 1].body;
       }
-      while (stack.length - 1 > depth) {
-        const inner = stack[stack.length - 1];
-        diagnostics.push({
-          line,
-          message: `expected </${inner.open.name}> but saw </${close.name}> (<${inner.open.name}> opened on line ${inner.open.line})`,
-        });
-        body = closeFrame(stack, null);
-      }
-      body = closeFrame(stack, close);
-    } else if (c === 60) {
-      const open = new SectionOpen(raw, line);
-      if (open.closeOffset === -1 || open.name === '') {
-        diagnostics.push({ line, message: `<${open.name}> directive missing closing '>'` });
-        body.push(new Opaque(raw, line, 'section tag without >'));
-        continue;
-      }
-      stack.push({ open, body: [] });
-      body = stack[stack.length - 1].body;
-    } else {
-      body.push(new Directive(raw, line));
     }
-  }
+  });
   while (stack.length > 0) {
     const inner = stack[stack.length - 1];
     diagnostics.push({ line: inner.open.line, message: `<${inner.open.name}> is never closed` });
@@ -150,6 +178,11 @@ export function parse(text: string, options: ParseOptions = {}): ConfigFile {
     outer.push(section);
     return outer;
   }
+}
+
+/** Whether an open line is a section tag (a name and a closing `>`); else the parser keeps it as an opaque line. */
+export function isTag(open: SectionOpen): boolean {
+  return open.closeOffset !== -1 && open.name !== '';
 }
 
 function matchingFrame(stack: Frame[], name: string): number {

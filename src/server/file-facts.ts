@@ -3,7 +3,7 @@
  * where per-directory files are read), kept once the file's tree is gone: planning a fleet must
  * not hold every tree of every server at once.
  */
-import { Container, walk } from '../cst';
+import { Container, Directive, SectionOpen, isTag, scanLines, walk } from '../cst';
 
 export interface DirectiveFact {
   readonly values: readonly string[];
@@ -12,8 +12,12 @@ export interface DirectiveFact {
 }
 
 /** Directive names (lower case) discovery reads, and `<Directory` for its path argument. */
-const FACT_NAMES = ['include', 'includeoptional', 'serverroot', 'accessfilename', 'documentroot', 'alias', 'scriptalias', '<directory'];
+export const FACT_NAMES = ['include', 'includeoptional', 'serverroot', 'accessfilename', 'documentroot', 'alias', 'scriptalias', '<directory'];
 const WANTED = new Set(FACT_NAMES);
+/** First letters (lower case) of the wanted directive names: other lines are passed over unread. */
+const FIRST_LETTERS = new Set([...WANTED].filter((n) => !n.startsWith('<')).map((n) => n.charCodeAt(0)));
+const D = 'd'.charCodeAt(0);
+const BACKSLASH = 92;
 
 export class FileFacts {
   private constructor(private readonly byName: ReadonlyMap<string, readonly DirectiveFact[]>) {}
@@ -24,6 +28,35 @@ export class FileFacts {
     const out: DirectiveFact[] = [];
     for (const name of names) out.push(...(this.byName.get(name.toLowerCase()) ?? []));
     return out.sort((a, b) => a.line - b.line);
+  }
+
+  /**
+   * The facts of a file's text, as `of(parse(text))` finds them, without building its tree: a
+   * line's kind does not depend on the lines around it, so each line is looked at alone, and
+   * only lines that can be one of the wanted names are read further. Planning a fleet reads every
+   * file this way.
+   */
+  static scan(text: string): FileFacts {
+    const byName = new Map<string, DirectiveFact[]>();
+    const add = (name: string, fact: DirectiveFact) => {
+      const list = byName.get(name);
+      if (list) list.push(fact);
+      else byName.set(name, [fact]);
+    };
+    scanLines(text, (raw, line, kind, first) => {
+      if (kind === 'directive') {
+        // a lower-case letter for a letter; nothing else maps onto one
+        if (!FIRST_LETTERS.has(raw.charCodeAt(first) | 0x20)) return;
+        const d = new Directive(raw, line);
+        if (WANTED.has(d.lowerName)) add(d.lowerName, { values: d.values, line });
+      } else if (kind === 'open') {
+        const c = raw.charCodeAt(first + 1);
+        if ((c | 0x20) !== D && c !== BACKSLASH) return; // a tag name may start after a continuation
+        const open = new SectionOpen(raw, line);
+        if (isTag(open) && open.lowerName === 'directory') add('<directory', { values: open.values, line });
+      }
+    });
+    return new FileFacts(byName);
   }
 
   static of(tree: Container): FileFacts {
