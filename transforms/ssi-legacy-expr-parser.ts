@@ -13,6 +13,11 @@ import { Transform } from './types';
 
 const DIR_SECTIONS = ['Directory', 'DirectoryMatch', 'Location', 'LocationMatch', 'Files', 'FilesMatch', 'If', 'ElseIf', 'Else'];
 
+/** The directives that route responses through mod_include (see assignsSsi). */
+const ASSIGNS = ['AddOutputFilter', 'SetOutputFilter', 'AddOutputFilterByType', 'AddHandler', 'SetHandler', 'XBitHack'];
+/** Every directive this transform reads: those, Options (enablesSsi) and SSILegacyExprParser. */
+const READS = [...ASSIGNS, 'Options', 'SSILegacyExprParser'];
+
 /** A directive that routes responses through mod_include. */
 function assignsSsi(d: Directive): boolean {
   const first = (d.values[0] ?? '').toLowerCase();
@@ -36,10 +41,10 @@ export const ssiLegacyExprParser: Transform = {
   title: 'Keep 2.2 SSI expressions working (SSILegacyExprParser on where SSI is enabled)',
   row: 'mod_include: the #if expr element now uses the new expression parser; SSILegacyExprParser restores the old syntax',
   order: 615,
-  triggers: { directives: ['AddOutputFilter', 'SetOutputFilter', 'AddOutputFilterByType', 'AddHandler', 'SetHandler', 'XBitHack'] },
+  triggers: { directives: ASSIGNS },
   applyServer(server, ctx) {
     const live = (d: Directive) => !isTwoTwoOnly(d);
-    const all = server.files.flatMap((file) => [...directives(file.tree)].filter(live).map((d) => ({ file, d })));
+    const all = server.files.flatMap((file) => directives(file.tree, ...READS).filter(live).map((d) => ({ file, d })));
     const assignments = all.filter(({ d }) => assignsSsi(d));
     if (assignments.length === 0) return; // nothing is parsed by mod_include
     const candidates = all.filter(({ d }) => assignsSsi(d) || enablesSsi(d));

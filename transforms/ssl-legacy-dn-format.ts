@@ -56,8 +56,8 @@ export const sslLegacyDnFormat: Transform = {
         uses.get(c)!.push(n);
       };
       for (const d of directives(tree)) {
-        if (isTwoTwoOnly(d) || d.is('SSLOptions')) continue;
-        if (DN_VARIABLE.test(d.raw)) add(containerOf(d), d);
+        if (!DN_VARIABLE.test(d.raw) || d.is('SSLOptions') || isTwoTwoOnly(d)) continue;
+        add(containerOf(d), d);
       }
       for (const s of sections(tree, 'If', 'ElseIf')) {
         if (!isTwoTwoOnly(s) && DN_VARIABLE.test(s.open.raw)) add(containerOf(s), s);

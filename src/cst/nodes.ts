@@ -151,6 +151,7 @@ abstract class NamedLine extends LineBase {
   private cachedName: string | null = null;
   private cachedLowerName: string | null = null;
   private cachedArgs: Word[] | null = null;
+  private cachedValues: readonly string[] | null = null;
 
   /** Finds the name: returns its raw [start, end). */
   protected abstract locateName(): [number, number];
@@ -162,6 +163,7 @@ abstract class NamedLine extends LineBase {
     this.cachedName = null;
     this.cachedLowerName = null;
     this.cachedArgs = null;
+    this.cachedValues = null;
   }
 
   protected get nameStart(): number {
@@ -201,9 +203,9 @@ abstract class NamedLine extends LineBase {
     return this.cachedArgs;
   }
 
-  /** Argument values as httpd sees them. */
-  get values(): string[] {
-    return this.args.map((w) => w.value);
+  /** Argument values as httpd sees them (one array per version of the line: do not change it). */
+  get values(): readonly string[] {
+    return (this.cachedValues ??= Object.freeze(this.args.map((w) => w.value)));
   }
 
   /**
@@ -396,7 +398,7 @@ export class Section {
   get args(): readonly Word[] {
     return this.open.args;
   }
-  get values(): string[] {
+  get values(): readonly string[] {
     return this.open.values;
   }
   get indent(): string {

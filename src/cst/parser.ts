@@ -27,8 +27,11 @@ interface Frame {
   body: Node[];
 }
 
-/** End offset (exclusive) of the logical line starting at `start`, and how many physical lines it spans. */
-function logicalLineEnd(text: string, start: number): [number, number] {
+/** Physical lines the logical line last measured by logicalLineEnd spans (kept here: no tuple per line). */
+let spanned = 0;
+
+/** End offset (exclusive) of the logical line starting at `start`; sets `spanned`. */
+function logicalLineEnd(text: string, start: number): number {
   let pos = start;
   let lines = 0;
   // httpd tests for `\` at the end of its joined buffer, from which each
@@ -38,7 +41,10 @@ function logicalLineEnd(text: string, start: number): [number, number] {
   const len = text.length;
   for (;;) {
     const nl = text.indexOf('\n', pos);
-    if (nl === -1) return [len, lines + 1];
+    if (nl === -1) {
+      spanned = lines + 1;
+      return len;
+    }
     lines++;
     const lineStart = pos;
     pos = nl + 1;
@@ -47,32 +53,37 @@ function logicalLineEnd(text: string, start: number): [number, number] {
     let k = back;
     while (k >= lineStart && text.charCodeAt(k) === 92 /* \ */) k--;
     pending = k >= lineStart ? back - k : pending + (back - k);
-    if (pending === 0) return [pos, lines];
+    if (pending === 0) {
+      spanned = lines;
+      return pos;
+    }
     pending--;
   }
 }
 
-function firstNonSpace(raw: string): number {
-  let i = 0;
+/** Offset of the first character of text[start, end) that is neither white space nor a continuation (end when none). */
+function firstNonSpace(text: string, start: number, end: number): number {
+  let i = start;
+  const at = (j: number) => (j < end ? text.charCodeAt(j) : -1);
   for (;;) {
-    const c = raw.charCodeAt(i);
+    const c = at(i);
     if (c === 32 || c === 9 || c === 11 || c === 12 || c === 13) {
       i++;
       continue;
     }
     // a continuation right at the start of a line is invisible to httpd
     if (c === 92) {
-      const n = raw.charCodeAt(i + 1);
+      const n = at(i + 1);
       if (n === 10) {
         i += 2;
         continue;
       }
-      if (n === 13 && raw.charCodeAt(i + 2) === 10) {
+      if (n === 13 && at(i + 2) === 10) {
         i += 3;
         continue;
       }
     }
-    return i;
+    return i < end ? i : end;
   }
 }
 
@@ -85,28 +96,28 @@ export interface ParseOptions {
 export type LineKind = 'blank' | 'comment' | 'close' | 'open' | 'directive';
 
 /**
- * Calls `visit` for each logical line of `text` (after a BOM), with its raw text, the number of its
- * first physical line, its kind, and the offset of its first character that is not white space
- * or a continuation. The parser is built on it; discovery uses it to read a few facts without
- * building a tree.
+ * Calls `visit` for each logical line of `text` (after a BOM): the line is text[start, end), its
+ * first physical line is `line`, `first` is the offset of its first character that is neither
+ * white space nor a continuation. The parser is built on it; discovery uses it to read a few
+ * facts without building a tree (and without cutting out lines it does not want).
  */
-export function scanLines(text: string, visit: (raw: string, line: number, kind: LineKind, first: number) => void): void {
+export function scanLines(text: string, visit: (start: number, end: number, line: number, kind: LineKind, first: number) => void): void {
   let pos = text.startsWith(BOM) ? BOM.length : 0;
   let physical = 1;
   while (pos < text.length) {
-    const [end, spanned] = logicalLineEnd(text, pos);
-    const raw = text.slice(pos, end);
+    const start = pos;
+    const end = logicalLineEnd(text, start);
     const line = physical;
     pos = end;
     physical += spanned;
-    const i = firstNonSpace(raw);
-    const c = raw.charCodeAt(i);
+    const i = firstNonSpace(text, start, end);
+    const c = i < end ? text.charCodeAt(i) : -1;
     let kind: LineKind;
-    if (i >= raw.length || c === 10) kind = 'blank';
+    if (i >= end || c === 10) kind = 'blank';
     else if (c === 35 /* # */) kind = 'comment';
-    else if (c === 60 /* < */) kind = raw.charCodeAt(i + 1) === 47 /* / */ ? 'close' : 'open';
+    else if (c === 60 /* < */) kind = i + 1 < end && text.charCodeAt(i + 1) === 47 /* / */ ? 'close' : 'open';
     else kind = 'directive';
-    visit(raw, line, kind, i);
+    visit(start, end, line, kind, i);
   }
 }
 
@@ -117,7 +128,8 @@ export function parse(text: string, options: ParseOptions = {}): ConfigFile {
   const stack: Frame[] = [];
   let body = root;
 
-  scanLines(text, (raw, physical, kind) => {
+  scanLines(text, (start, end, physical, kind) => {
+    const raw = text.slice(start, end);
     const line = options.synthetic ? 0 : physical;
     switch (kind) {
       case 'blank':

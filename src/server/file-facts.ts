@@ -43,16 +43,16 @@ export class FileFacts {
       if (list) list.push(fact);
       else byName.set(name, [fact]);
     };
-    scanLines(text, (raw, line, kind, first) => {
+    scanLines(text, (start, end, line, kind, first) => {
       if (kind === 'directive') {
         // a lower-case letter for a letter; nothing else maps onto one
-        if (!FIRST_LETTERS.has(raw.charCodeAt(first) | 0x20)) return;
-        const d = new Directive(raw, line);
+        if (!FIRST_LETTERS.has(text.charCodeAt(first) | 0x20)) return;
+        const d = new Directive(text.slice(start, end), line);
         if (WANTED.has(d.lowerName)) add(d.lowerName, { values: d.values, line });
       } else if (kind === 'open') {
-        const c = raw.charCodeAt(first + 1);
+        const c = first + 1 < end ? text.charCodeAt(first + 1) : -1;
         if ((c | 0x20) !== D && c !== BACKSLASH) return; // a tag name may start after a continuation
-        const open = new SectionOpen(raw, line);
+        const open = new SectionOpen(text.slice(start, end), line);
         if (isTag(open) && open.lowerName === 'directory') add('<directory', { values: open.values, line });
       }
     });
