@@ -6,7 +6,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { Worker } from 'worker_threads';
+import { ResourceLimits, Worker } from 'worker_threads';
 import { ServerOutcome } from '../model/server-outcome';
 import { ServerPlan } from '../server/types';
 import { failedOutcome } from './failed-outcome';
@@ -16,6 +16,17 @@ export type OnOutcome = (outcome: ServerOutcome, index: number) => void;
 
 /** A batch ends once it holds this many files (a one-file fragment costs less than a message). */
 const BATCH_FILES = 64;
+
+/**
+ * Heap limits of each worker. Neither is a tight bound on the work (one server of 3,000 vhosts,
+ * 9.5 MB of config, peaks near 360 MB), but both change how far V8 lets a heap grow past what
+ * it holds: with the old generation limited below V8's "large device" size, a collection lets
+ * the heap grow to about 1.3–2 times its live data instead of 4 times, and a smaller young
+ * generation keeps less garbage between scavenges. Measured on a fleet of 200 servers with
+ * --jobs 2: peak RSS about 215 MB instead of about 300 MB, for about 10% more CPU time.
+ * A server that still needs more is run again on the main thread, without these limits.
+ */
+export const WORKER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 1024 };
 
 /** Cuts plans[from..] into the next batch: consecutive servers up to BATCH_FILES files (at least one server). */
 function nextBatch(plans: readonly ServerPlan[], from: number): number {
@@ -38,21 +49,30 @@ function workerScript(): string | null {
   return fs.existsSync(script) ? script : null;
 }
 
+/** One server on this thread; a failure becomes its outcome. */
+function runHere(plan: ServerPlan, settings: JobSettings): ServerOutcome {
+  try {
+    return processServer(plan, settings);
+  } catch (error) {
+    return failedOutcome(plan, error);
+  }
+}
+
 async function inProcess(plans: readonly ServerPlan[], settings: JobSettings, onOutcome: OnOutcome): Promise<void> {
   for (let i = 0; i < plans.length; i++) {
-    let outcome: ServerOutcome;
-    try {
-      outcome = processServer(plans[i], settings);
-    } catch (error) {
-      outcome = failedOutcome(plans[i], error);
-    }
-    onOutcome(outcome, i);
+    onOutcome(runHere(plans[i], settings), i);
     // let timers (progress) and stdout drain between servers
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
-export async function runServers(plans: readonly ServerPlan[], settings: JobSettings, jobs: number, onOutcome: OnOutcome): Promise<void> {
+export async function runServers(
+  plans: readonly ServerPlan[],
+  settings: JobSettings,
+  jobs: number,
+  onOutcome: OnOutcome,
+  limits: ResourceLimits = WORKER_LIMITS,
+): Promise<void> {
   const script = jobs > 1 && plans.length > 1 ? workerScript() : null;
   if (!script) return inProcess(plans, settings, onOutcome);
 
@@ -72,7 +92,7 @@ export async function runServers(plans: readonly ServerPlan[], settings: JobSett
   await new Promise<void>((resolve) => {
     let running = 0;
     const start = () => {
-      const worker = new Worker(script, { workerData: settings });
+      const worker = new Worker(script, { workerData: settings, resourceLimits: limits });
       let current: [number, number] | null = null;
       running++;
       const feed = () => {
@@ -91,8 +111,10 @@ export async function runServers(plans: readonly ServerPlan[], settings: JobSett
         feed();
       });
       worker.on('error', (error) => {
-        // the servers it was running fail as a whole; a new worker takes the rest
-        if (current) for (let i = current[0]; i < current[1]; i++) deliver(i, failedOutcome(plans[i], error));
+        // a batch too large for the worker's heap runs again here; otherwise its servers fail as a
+        // whole. A new worker takes the rest
+        const outOfMemory = (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+        if (current) for (let i = current[0]; i < current[1]; i++) deliver(i, outOfMemory ? runHere(plans[i], settings) : failedOutcome(plans[i], error));
         current = null;
       });
       worker.on('exit', () => {
