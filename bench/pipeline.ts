@@ -14,6 +14,7 @@
  * round; a contender that takes over BENCH_ROUND_LIMIT seconds (30) is not run again.
  */
 import { spawnSync } from 'child_process';
+import { Worker } from 'worker_threads';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -159,16 +160,52 @@ function benchFleet(scratch: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-function main(): void {
+/** A fixed amount of pure computation (no allocation, no I/O). */
+const SPIN = `let s = 0; for (let i = 0; i < ${2e8}; i++) s = (s + Math.sqrt(i)) % 1e9; return s;`;
+
+/**
+ * What a second thread buys on this machine right now: the time of two threads each doing the
+ * computation once, over the time of one doing it once. 1.0: a free second core; 2.0: none (other
+ * work on the machine takes it). The jobs 2 / jobs 1 ratio cannot be better than this.
+ */
+async function headroom(): Promise<number> {
+  const spin = new Function(SPIN) as () => number;
+  const start = process.hrtime.bigint();
+  spin();
+  const one = seconds(start);
+  const twoStart = process.hrtime.bigint();
+  await Promise.all(
+    [0, 1].map(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const w = new Worker(`new Function(${JSON.stringify(SPIN)})(); require('worker_threads').parentPort.postMessage(0);`, { eval: true });
+          w.once('message', () => void w.terminate().then(() => resolve()));
+          w.once('error', reject);
+        }),
+    ),
+  );
+  return seconds(twoStart) / one;
+}
+
+async function main(): Promise<void> {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'codemod-bench-'));
   console.log(`node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; best of ${ROUNDS} rounds`);
   try {
     benchTree(scratch);
+    const before = await headroom();
     benchFleet(scratch);
+    const after = await headroom();
+    console.log(
+      `machine: two threads of pure computation take ${before.toFixed(2)}x / ${after.toFixed(2)}x the time of one (before / after the fleet; ` +
+        '1.0 = a free second core, 2.0 = none), load now ' + os.loadavg().map((l) => l.toFixed(2)).join(' '),
+    );
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-main();
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

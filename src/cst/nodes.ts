@@ -51,6 +51,13 @@ function touch(container: Container | null): void {
   if (c !== null) c.version++;
 }
 
+/** A node leaves `from` for `to` (even when they are the same: a node moved within its container by hand is re-attached this way). */
+function move(from: Container | null, to: Container | null): Container | null {
+  touch(from);
+  touch(to);
+  return to;
+}
+
 abstract class LineBase {
   private rawText: string;
   /** 1-based line number in the original file; 0 for lines the tool added. */
@@ -68,10 +75,7 @@ abstract class LineBase {
   }
 
   set parent(container: Container | null) {
-    // even when it stays: a node moved within its container by hand is re-attached this way
-    touch(this.parentNode);
-    this.parentNode = container;
-    touch(container);
+    this.parentNode = move(this.parentNode, container);
   }
 
   /** Where an edit of this line is felt: its parent, or for a tag line the section it opens or closes. */
@@ -367,9 +371,7 @@ export class Section {
   }
 
   set parent(container: Container | null) {
-    touch(this.parentNode);
-    this.parentNode = container;
-    touch(container);
+    this.parentNode = move(this.parentNode, container);
   }
 
   /** The close line, or null when the section is never closed. */

@@ -19,6 +19,12 @@ const FIRST_LETTERS = new Set([...WANTED].filter((n) => !n.startsWith('<')).map(
 const D = 'd'.charCodeAt(0);
 const BACKSLASH = 92;
 
+function addFact(byName: Map<string, DirectiveFact[]>, name: string, fact: DirectiveFact): void {
+  const list = byName.get(name);
+  if (list) list.push(fact);
+  else byName.set(name, [fact]);
+}
+
 export class FileFacts {
   private constructor(private readonly byName: ReadonlyMap<string, readonly DirectiveFact[]>) {}
 
@@ -38,11 +44,7 @@ export class FileFacts {
    */
   static scan(text: string): FileFacts {
     const byName = new Map<string, DirectiveFact[]>();
-    const add = (name: string, fact: DirectiveFact) => {
-      const list = byName.get(name);
-      if (list) list.push(fact);
-      else byName.set(name, [fact]);
-    };
+    const add = (name: string, fact: DirectiveFact) => addFact(byName, name, fact);
     scanLines(text, (start, end, line, kind, first) => {
       if (kind === 'directive') {
         // a lower-case letter for a letter; nothing else maps onto one
@@ -61,11 +63,7 @@ export class FileFacts {
 
   static of(tree: Container): FileFacts {
     const byName = new Map<string, DirectiveFact[]>();
-    const add = (name: string, fact: DirectiveFact) => {
-      const list = byName.get(name);
-      if (list) list.push(fact);
-      else byName.set(name, [fact]);
-    };
+    const add = (name: string, fact: DirectiveFact) => addFact(byName, name, fact);
     for (const node of walk(tree)) {
       if (node.kind === 'directive') {
         const name = node.name.toLowerCase();
