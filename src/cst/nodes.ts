@@ -51,6 +51,12 @@ function touch(container: Container | null): void {
   if (c !== null) c.version++;
 }
 
+/** Attaches `child` to a container under construction: quietly when it was in no tree, else as a move. */
+function adoptOrMove(child: Node, container: Container): void {
+  if (child.parent === null) child.adopt(container);
+  else child.parent = container;
+}
+
 /** A node leaves `from` for `to` (even when they are the same: a node moved within its container by hand is re-attached this way). */
 function move(from: Container | null, to: Container | null): Container | null {
   touch(from);
@@ -58,24 +64,34 @@ function move(from: Container | null, to: Container | null): Container | null {
   return to;
 }
 
-abstract class LineBase {
-  private rawText: string;
-  /** 1-based line number in the original file; 0 for lines the tool added. */
-  readonly line: number;
-  private parentNode: Container | null = null;
+/** What a node in a container's body shares: its parent, whose changes its file is told of. */
+abstract class Attached {
+  protected parentNode: Container | null = null;
 
-  constructor(raw: string, line: number) {
-    this.rawText = raw;
-    this.line = line;
-  }
-
-  /** The container whose body holds this line (null for a section's own open and close lines, and when detached). */
+  /** The container whose body holds this node (null when detached, and for a section's own open and close lines). */
   get parent(): Container | null {
     return this.parentNode;
   }
 
   set parent(container: Container | null) {
     this.parentNode = move(this.parentNode, container);
+  }
+
+  /** Sets the parent of a node that belongs to no tree yet (a container being built): nothing to tell. */
+  adopt(container: Container): void {
+    this.parentNode = container;
+  }
+}
+
+abstract class LineBase extends Attached {
+  private rawText: string;
+  /** 1-based line number in the original file; 0 for lines the tool added. */
+  readonly line: number;
+
+  constructor(raw: string, line: number) {
+    super();
+    this.rawText = raw;
+    this.line = line;
   }
 
   /** Where an edit of this line is felt: its parent, or for a tag line the section it opens or closes. */
@@ -351,9 +367,8 @@ export class SectionClose extends LineBase {
   }
 }
 
-export class Section {
+export class Section extends Attached {
   readonly kind = 'section' as const;
-  private parentNode: Container | null = null;
   private closeLine: SectionClose | null = null;
 
   constructor(
@@ -361,17 +376,10 @@ export class Section {
     readonly body: Node[],
     close: SectionClose | null,
   ) {
+    super();
     open.section = this;
     this.close = close;
-    for (const child of body) child.parent = this;
-  }
-
-  get parent(): Container | null {
-    return this.parentNode;
-  }
-
-  set parent(container: Container | null) {
-    this.parentNode = move(this.parentNode, container);
+    for (const child of body) adoptOrMove(child, this);
   }
 
   /** The close line, or null when the section is never closed. */
@@ -436,7 +444,7 @@ export class ConfigFile {
     this.body = body;
     this.bom = bom;
     this.diagnostics = diagnostics;
-    for (const child of body) child.parent = this;
+    for (const child of body) adoptOrMove(child, this);
   }
 
   print(): string {

@@ -64,27 +64,27 @@ function logicalLineEnd(text: string, start: number): number {
 /** Offset of the first character of text[start, end) that is neither white space nor a continuation (end when none). */
 function firstNonSpace(text: string, start: number, end: number): number {
   let i = start;
-  const at = (j: number) => (j < end ? text.charCodeAt(j) : -1);
-  for (;;) {
-    const c = at(i);
+  while (i < end) {
+    const c = text.charCodeAt(i);
     if (c === 32 || c === 9 || c === 11 || c === 12 || c === 13) {
       i++;
       continue;
     }
     // a continuation right at the start of a line is invisible to httpd
-    if (c === 92) {
-      const n = at(i + 1);
+    if (c === 92 && i + 1 < end) {
+      const n = text.charCodeAt(i + 1);
       if (n === 10) {
         i += 2;
         continue;
       }
-      if (n === 13 && at(i + 2) === 10) {
+      if (n === 13 && i + 2 < end && text.charCodeAt(i + 2) === 10) {
         i += 3;
         continue;
       }
     }
-    return i < end ? i : end;
+    return i;
   }
+  return end;
 }
 
 export interface ParseOptions {
@@ -96,28 +96,43 @@ export interface ParseOptions {
 export type LineKind = 'blank' | 'comment' | 'close' | 'open' | 'directive';
 
 /**
- * Calls `visit` for each logical line of `text` (after a BOM): the line is text[start, end), its
- * first physical line is `line`, `first` is the offset of its first character that is neither
- * white space nor a continuation. The parser is built on it; discovery uses it to read a few
- * facts without building a tree (and without cutting out lines it does not want).
+ * Walks the logical lines of a text (after a BOM). After each `next()` that returns true, the line
+ * is text[start, end), its first physical line is `line`, `first` is the offset of its first
+ * character that is neither white space nor a continuation, and `kind` what it is. The parser is
+ * built on it; discovery uses it to read a few facts without building a tree (and without cutting
+ * out the lines it does not want).
  */
-export function scanLines(text: string, visit: (start: number, end: number, line: number, kind: LineKind, first: number) => void): void {
-  let pos = text.startsWith(BOM) ? BOM.length : 0;
-  let physical = 1;
-  while (pos < text.length) {
-    const start = pos;
+export class LineCursor {
+  start = 0;
+  end = 0;
+  line = 0;
+  first = 0;
+  kind: LineKind = 'blank';
+  private pos: number;
+  private physical = 1;
+
+  constructor(private readonly text: string) {
+    this.pos = text.startsWith(BOM) ? BOM.length : 0;
+  }
+
+  next(): boolean {
+    const text = this.text;
+    if (this.pos >= text.length) return false;
+    const start = this.pos;
     const end = logicalLineEnd(text, start);
-    const line = physical;
-    pos = end;
-    physical += spanned;
+    this.start = start;
+    this.end = end;
+    this.line = this.physical;
+    this.pos = end;
+    this.physical += spanned;
     const i = firstNonSpace(text, start, end);
+    this.first = i;
     const c = i < end ? text.charCodeAt(i) : -1;
-    let kind: LineKind;
-    if (i >= end || c === 10) kind = 'blank';
-    else if (c === 35 /* # */) kind = 'comment';
-    else if (c === 60 /* < */) kind = i + 1 < end && text.charCodeAt(i + 1) === 47 /* / */ ? 'close' : 'open';
-    else kind = 'directive';
-    visit(start, end, line, kind, i);
+    if (i >= end || c === 10) this.kind = 'blank';
+    else if (c === 35 /* # */) this.kind = 'comment';
+    else if (c === 60 /* < */) this.kind = i + 1 < end && text.charCodeAt(i + 1) === 47 /* / */ ? 'close' : 'open';
+    else this.kind = 'directive';
+    return true;
   }
 }
 
@@ -128,54 +143,49 @@ export function parse(text: string, options: ParseOptions = {}): ConfigFile {
   const stack: Frame[] = [];
   let body = root;
 
-  scanLines(text, (start, end, physical, kind) => {
-    const raw = text.slice(start, end);
-    const line = options.synthetic ? 0 : physical;
-    switch (kind) {
-      case 'blank':
-        body.push(new Blank(raw, line));
-        return;
-      case 'comment':
-        body.push(new Comment(raw, line));
-        return;
-      case 'directive':
-        body.push(new Directive(raw, line));
-        return;
-      case 'close': {
-        const close = new SectionClose(raw, line);
-        if (close.word !== `</${close.name}>`) {
-          // httpd takes the whole first word as the tag: `</Directory></VirtualHost>`, `</Directory` + ` >`
-          diagnostics.push({ line, message: `expected </${close.name}> but saw ${close.word}` });
-        }
-        const depth = matchingFrame(stack, close.name);
-        if (depth === -1) {
-          diagnostics.push({ line, message: `</${close.name}> without matching <${close.name}>` });
-          body.push(new Opaque(raw, line, 'unmatched section close'));
-          return;
-        }
-        while (stack.length - 1 > depth) {
-          const inner = stack[stack.length - 1];
-          diagnostics.push({
-            line,
-            message: `expected </${inner.open.name}> but saw </${close.name}> (<${inner.open.name}> opened on line ${inner.open.line})`,
-          });
-          body = closeFrame(stack, null);
-        }
-        body = closeFrame(stack, close);
-        return;
+  const cursor = new LineCursor(text);
+  while (cursor.next()) {
+    const raw = text.slice(cursor.start, cursor.end);
+    const line = options.synthetic ? 0 : cursor.line;
+    const kind = cursor.kind;
+    if (kind === 'blank') {
+      body.push(new Blank(raw, line));
+    } else if (kind === 'comment') {
+      body.push(new Comment(raw, line));
+    } else if (kind === 'directive') {
+      body.push(new Directive(raw, line));
+    } else if (kind === 'close') {
+      const close = new SectionClose(raw, line);
+      if (close.word !== `</${close.name}>`) {
+        // httpd takes the whole first word as the tag: `</Directory></VirtualHost>`, `</Directory` + ` >`
+        diagnostics.push({ line, message: `expected </${close.name}> but saw ${close.word}` });
       }
-      case 'open': {
-        const open = new SectionOpen(raw, line);
-        if (!isTag(open)) {
-          diagnostics.push({ line, message: `<${open.name}> directive missing closing '>'` });
-          body.push(new Opaque(raw, line, 'section tag without >'));
-          return;
-        }
-        stack.push({ open, body: [] });
-        body = stack[stack.length - 1].body;
+      const depth = matchingFrame(stack, close.name);
+      if (depth === -1) {
+        diagnostics.push({ line, message: `</${close.name}> without matching <${close.name}>` });
+        body.push(new Opaque(raw, line, 'unmatched section close'));
+        continue;
       }
+      while (stack.length - 1 > depth) {
+        const inner = stack[stack.length - 1];
+        diagnostics.push({
+          line,
+          message: `expected </${inner.open.name}> but saw </${close.name}> (<${inner.open.name}> opened on line ${inner.open.line})`,
+        });
+        body = closeFrame(stack, null);
+      }
+      body = closeFrame(stack, close);
+    } else {
+      const open = new SectionOpen(raw, line);
+      if (!isTag(open)) {
+        diagnostics.push({ line, message: `<${open.name}> directive missing closing '>'` });
+        body.push(new Opaque(raw, line, 'section tag without >'));
+        continue;
+      }
+      stack.push({ open, body: [] });
+      body = stack[stack.length - 1].body;
     }
-  });
+  }
   while (stack.length > 0) {
     const inner = stack[stack.length - 1];
     diagnostics.push({ line: inner.open.line, message: `<${inner.open.name}> is never closed` });

@@ -3,7 +3,7 @@
  * where per-directory files are read), kept once the file's tree is gone: planning a fleet must
  * not hold every tree of every server at once.
  */
-import { Container, Directive, SectionOpen, isTag, scanLines, walk } from '../cst';
+import { Container, Directive, LineCursor, SectionOpen, isTag, walk } from '../cst';
 
 export interface DirectiveFact {
   readonly values: readonly string[];
@@ -45,19 +45,20 @@ export class FileFacts {
   static scan(text: string): FileFacts {
     const byName = new Map<string, DirectiveFact[]>();
     const add = (name: string, fact: DirectiveFact) => addFact(byName, name, fact);
-    scanLines(text, (start, end, line, kind, first) => {
-      if (kind === 'directive') {
+    const at = new LineCursor(text);
+    while (at.next()) {
+      if (at.kind === 'directive') {
         // a lower-case letter for a letter; nothing else maps onto one
-        if (!FIRST_LETTERS.has(text.charCodeAt(first) | 0x20)) return;
-        const d = new Directive(text.slice(start, end), line);
-        if (WANTED.has(d.lowerName)) add(d.lowerName, { values: d.values, line });
-      } else if (kind === 'open') {
-        const c = first + 1 < end ? text.charCodeAt(first + 1) : -1;
-        if ((c | 0x20) !== D && c !== BACKSLASH) return; // a tag name may start after a continuation
-        const open = new SectionOpen(text.slice(start, end), line);
-        if (isTag(open) && open.lowerName === 'directory') add('<directory', { values: open.values, line });
+        if (!FIRST_LETTERS.has(text.charCodeAt(at.first) | 0x20)) continue;
+        const d = new Directive(text.slice(at.start, at.end), at.line);
+        if (WANTED.has(d.lowerName)) add(d.lowerName, { values: d.values, line: at.line });
+      } else if (at.kind === 'open') {
+        const c = at.first + 1 < at.end ? text.charCodeAt(at.first + 1) : -1;
+        if ((c | 0x20) !== D && c !== BACKSLASH) continue; // a tag name may start after a continuation
+        const open = new SectionOpen(text.slice(at.start, at.end), at.line);
+        if (isTag(open) && open.lowerName === 'directory') add('<directory', { values: open.values, line: at.line });
       }
-    });
+    }
     return new FileFacts(byName);
   }
 
