@@ -165,13 +165,20 @@ export class Opaque extends LineBase {
  * by words. For a directive the words run to the end of the line; for a tag
  * they end at the last `>`.
  */
+/** What a named line derives from its text, worked out on first use and dropped when the text changes. */
+interface Derived {
+  /** Raw offsets [start, end) of the name. */
+  readonly start: number;
+  readonly end: number;
+  name: string | null;
+  lower: string | null;
+  args: Word[] | null;
+  values: readonly string[] | null;
+}
+
 abstract class NamedLine extends LineBase {
-  /** Raw offsets [start, end) of the name, located on first use (parsing stays cheap). */
-  private span: [number, number] | null = null;
-  private cachedName: string | null = null;
-  private cachedLowerName: string | null = null;
-  private cachedArgs: Word[] | null = null;
-  private cachedValues: readonly string[] | null = null;
+  /** One field, filled on first use: parsing stays cheap, and a node stays small until it is asked about. */
+  private derived: Derived | null = null;
 
   /** Finds the name: returns its raw [start, end). */
   protected abstract locateName(): [number, number];
@@ -179,33 +186,39 @@ abstract class NamedLine extends LineBase {
   protected abstract argRegion(): [number, number];
 
   protected override changed(): void {
-    this.span = null;
-    this.cachedName = null;
-    this.cachedLowerName = null;
-    this.cachedArgs = null;
-    this.cachedValues = null;
+    this.derived = null;
+  }
+
+  private get known(): Derived {
+    if (this.derived === null) {
+      const [start, end] = this.locateName();
+      this.derived = { start, end, name: null, lower: null, args: null, values: null };
+    }
+    return this.derived;
   }
 
   protected get nameStart(): number {
-    return (this.span ??= this.locateName())[0];
+    return this.known.start;
   }
 
   protected get nameEnd(): number {
-    return (this.span ??= this.locateName())[1];
+    return this.known.end;
   }
 
   /** The name as written (continuations removed). */
   get name(): string {
-    if (this.cachedName === null) {
-      const raw = this.raw.slice(this.nameStart, this.nameEnd);
-      this.cachedName = raw.indexOf('\\') === -1 ? raw : raw.replace(/\\\r?\n/g, '');
+    const known = this.known;
+    if (known.name === null) {
+      const raw = this.raw.slice(known.start, known.end);
+      known.name = raw.indexOf('\\') === -1 ? raw : raw.replace(/\\\r?\n/g, '');
     }
-    return this.cachedName;
+    return known.name;
   }
 
   /** The name in lower case (names compare case-insensitively). */
   get lowerName(): string {
-    return (this.cachedLowerName ??= this.name.toLowerCase());
+    const known = this.known;
+    return (known.lower ??= this.name.toLowerCase());
   }
 
   /** Case-insensitive name test against one or more names. */
@@ -216,16 +229,18 @@ abstract class NamedLine extends LineBase {
   }
 
   get args(): readonly Word[] {
-    if (this.cachedArgs === null) {
+    const known = this.known;
+    if (known.args === null) {
       const [start, end] = this.argRegion();
-      this.cachedArgs = scanWords(this.raw, start, end);
+      known.args = scanWords(this.raw, start, end);
     }
-    return this.cachedArgs;
+    return known.args;
   }
 
   /** Argument values as httpd sees them (one array per version of the line: do not change it). */
   get values(): readonly string[] {
-    return (this.cachedValues ??= Object.freeze(this.args.map((w) => w.value)));
+    const known = this.known;
+    return (known.values ??= Object.freeze(this.args.map((w) => w.value)));
   }
 
   /**
