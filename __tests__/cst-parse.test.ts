@@ -21,8 +21,8 @@ type Shape =
   | { blank: number }
   | { comment: number; text: string }
   | { opaque: number; reason: string }
-  | { directive: string; line: number; values: string[] }
-  | { section: string; line: number; values: string[]; close: string | null; body: Shape[] };
+  | { directive: string; line: number; values: readonly string[] }
+  | { section: string; line: number; values: readonly string[]; close: string | null; body: Shape[] };
 
 function shape(nodes: readonly Node[]): Shape[] {
   return nodes.map((n): Shape => {

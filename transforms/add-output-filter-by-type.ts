@@ -11,6 +11,7 @@ export const addOutputFilterByType: Transform = {
   title: 'Load mod_filter for AddOutputFilterByType',
   row: 'mod_filter: AddOutputFilterByType moved from the core to mod_filter',
   order: 510,
+  triggers: { directives: ['AddOutputFilterByType'] },
   applyFile(tree, ctx) {
     for (const d of directives(tree, 'AddOutputFilterByType')) {
       if (isTwoTwoOnly(d)) continue;

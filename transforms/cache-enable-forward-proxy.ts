@@ -28,6 +28,7 @@ export const cacheEnableForwardProxy: Transform = {
   row: "mod_cache: the second parameter to CacheEnable only matches forward proxy content if it begins with the correct protocol; in 2.2 '/' matched all content",
   order: 605,
   restores22Meaning: true,
+  triggers: { directives: ['CacheEnable'] },
   applyServer(server, ctx) {
     // ProxyRequests per scope (null = server level); the last line wins
     const proxyRequests = new Map<Section | null, boolean>();

@@ -13,6 +13,7 @@ export const cacheSessionIdentifiers: Transform = {
   title: 'Report CacheIgnoreURLSessionIdentifiers (exact match in 2.4)',
   row: 'mod_cache: CacheIgnoreURLSessionIdentifiers now does an exact match against the query string instead of a partial match',
   order: 600,
+  triggers: { directives: ['CacheIgnoreURLSessionIdentifiers'] },
   applyFile(tree, ctx) {
     for (const d of directives(tree, 'CacheIgnoreURLSessionIdentifiers')) {
       if (isTwoTwoOnly(d)) continue;

@@ -12,6 +12,7 @@ export const davLockDbFormat: Transform = {
   title: 'Report the DavLockDB format change (delete the old lock database)',
   row: 'mod_dav_fs: the format of the DavLockDB file has changed; the old DavLockDB file must be deleted on upgrade',
   order: 635,
+  triggers: { directives: ['DavLockDB'] },
   applyFile(tree, ctx) {
     for (const d of directives(tree, 'DavLockDB')) {
       if (isTwoTwoOnly(d)) continue;

@@ -46,6 +46,7 @@ export const debugLevelOption: Transform = {
   title: 'Replace the DebugLevel= option of CharsetOptions/ExtFilterOptions with per-module LogLevel',
   row: 'Logging: DebugLevel option of CharsetOptions and ExtFilterOptions is replaced by per-module LogLevel',
   order: 420,
+  triggers: { directives: ['CharsetOptions', 'ExtFilterOptions'] },
   applyFile(tree, ctx) {
     const htaccess = ctx.file?.role === 'htaccess';
     const found: Directive[] = [...directives(tree, 'CharsetOptions', 'ExtFilterOptions')].filter(

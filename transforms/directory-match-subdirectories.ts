@@ -52,6 +52,7 @@ export const directoryMatchSubdirectories: Transform = {
   title: 'Report <DirectoryMatch> regexes with `$` (never matched in 2.2, match in 2.4)',
   row: 'Core: <DirectoryMatch> (and <Directory ~>) can match the end of the path ($) since 2.3.9; before, it implicitly applied to sub-directories and `$` never matched',
   order: 640,
+  triggers: { sections: ['DirectoryMatch', 'Directory'] },
   applyFile(tree, ctx) {
     for (const s of sections(tree, 'DirectoryMatch', 'Directory')) {
       if (isTwoTwoOnly(s)) continue;

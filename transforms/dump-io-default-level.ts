@@ -84,6 +84,7 @@ export const dumpIoDefaultLevel: Transform = {
   row: 'Logging: DumpIOLogLevel is replaced by LogLevel dumpio:trace7 (2.2 default debug, no DumpIOLogLevel line)',
   order: 412,
   runsAfter: ['dump-io-log-level'],
+  triggers: { directives: ['DumpIOInput', 'DumpIOOutput'] },
   applyFile(tree, ctx) {
     if (ctx.file?.role === 'htaccess') return;
     const byServer = new Map<Container, Directive[]>();

@@ -19,6 +19,7 @@ export const dumpIoLogLevel: Transform = {
   title: 'Replace DumpIOLogLevel with LogLevel dumpio:trace7',
   row: 'Logging: DumpIOLogLevel is replaced by LogLevel dumpio:trace7',
   order: 410,
+  triggers: { directives: ['DumpIOLogLevel'] },
   applyFile(tree, ctx) {
     if (ctx.file?.role === 'htaccess') return;
     const found = [...directives(tree, 'DumpIOLogLevel')].filter((d) => !isTwoTwoOnly(d));

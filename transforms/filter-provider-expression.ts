@@ -167,6 +167,7 @@ export const filterProviderExpression: Transform = {
   title: 'Rewrite the old FilterProvider syntax as a 2.4 expression',
   row: 'mod_filter: FilterProvider takes a boolean expression instead of dispatch and match',
   order: 500,
+  triggers: { directives: ['FilterProvider'] },
   applyFile(tree, ctx) {
     for (const d of directives(tree, 'FilterProvider')) {
       if (isTwoTwoOnly(d)) continue;

@@ -118,6 +118,7 @@ export const includeOptionalWildcard: Transform = {
   title: 'Use IncludeOptional for a wildcard Include that matches nothing',
   row: 'Misc: Include of a wildcard that matches nothing is an error (IncludeOptional is not)',
   order: 530,
+  triggers: { directives: ['Include'] },
   applyFile(tree, ctx) {
     let resolver: Resolver | null | undefined;
     for (const d of directives(tree, 'Include')) {

@@ -25,6 +25,7 @@ export const ldapTrustedClientCert: Transform = {
   title: 'Report server-level LDAPTrustedClientCert (per directory only in 2.4)',
   row: 'mod_ldap: LDAPTrustedClientCert is now consistently a per-directory setting only',
   order: 610,
+  triggers: { directives: ['LDAPTrustedClientCert'] },
   applyFile(tree, ctx) {
     const users: Directive[] = [...directives(tree, 'AuthLDAPURL')].filter((d) => !isTwoTwoOnly(d));
     for (const d of directives(tree, 'LDAPTrustedClientCert')) {

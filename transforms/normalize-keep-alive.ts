@@ -9,6 +9,7 @@ export const normalizeKeepAlive: Transform = {
   title: 'Normalise KeepAlive values to On/Off',
   row: 'Misc: KeepAlive accepts only On/Off (2.2 took any value but Off/0 as On)',
   order: 320,
+  triggers: { directives: ['KeepAlive'] },
   applyFile(tree, ctx) {
     for (const d of directives(tree, 'KeepAlive')) {
       if (isTwoTwoOnly(d) || d.values.length !== 1) continue;

@@ -48,6 +48,7 @@ export const optionsIncludesNoexec: Transform = {
   title: 'Report Options lines whose SSI #exec depends on the 2.2 release',
   row: 'Misc: Options Includes / IncludesNOEXEC (mod_include #exec)',
   order: 515,
+  triggers: { directives: ['Options'] },
   applyFile(tree, ctx) {
     for (const d of directives(tree, 'Options')) {
       if (isTwoTwoOnly(d)) continue;

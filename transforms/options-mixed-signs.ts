@@ -298,6 +298,7 @@ export const optionsMixedSigns: Transform = {
   title: 'Fix Options lines that mix +/- and bare options',
   row: 'Misc: Options with a mix of +/- and bare options is a syntax error',
   order: 520,
+  triggers: { directives: ['Options'] },
   applyFile(tree, ctx) {
     const htaccess = ctx.file?.role === 'htaccess';
     for (const d of directives(tree, 'Options')) {

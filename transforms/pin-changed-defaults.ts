@@ -87,6 +87,9 @@ const SETTINGS: readonly Setting[] = [
 
 const PROXY_CHECKS = ['SSLProxyCheckPeerCN', 'SSLProxyCheckPeerExpire'];
 
+/** Every directive this transform reads: the settings, what their conditions test, and the SSL proxy lines. */
+const READS = [...SETTINGS.map((s) => s.name), 'Options', 'LoadModule', ...PROXY_CHECKS, 'SSLProxyEngine'];
+
 export const pinChangedDefaults: Transform = {
   id: 'pin-changed-defaults',
   title: 'Report (or pin with --pin-defaults) settings whose default changed: EnableSendfile, FileETag, Options, Timeout, LimitRequestBody, RequestReadTimeout, SSLProxyCheckPeerCN/Expire',
@@ -97,7 +100,7 @@ export const pinChangedDefaults: Transform = {
     const pin = ctx.options.pinDefaults === true;
     const entries: { file: SourceFile; d: Directive }[] = server.files
       .filter((f) => f.role !== 'htaccess')
-      .flatMap((file) => [...directives(file.tree)].filter((d) => !isTwoTwoOnly(d)).map((d) => ({ file, d })));
+      .flatMap((file) => directives(file.tree, ...READS).filter((d) => !isTwoTwoOnly(d)).map((d) => ({ file, d })));
     const all = entries.map((e) => e.d);
     const main = server.main;
 

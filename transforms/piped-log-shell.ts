@@ -47,6 +47,7 @@ export const pipedLogShell: Transform = {
   title: 'Keep piped log commands that need a shell working (|$command)',
   row: 'Logging: piped ErrorLog/CustomLog commands run without a shell unless written |$command',
   order: 430,
+  triggers: { directives: PIPED_LOGS },
   applyFile(tree, ctx) {
     for (const d of directives(tree, ...PIPED_LOGS)) {
       if (isTwoTwoOnly(d)) continue;

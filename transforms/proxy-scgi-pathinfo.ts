@@ -12,6 +12,8 @@ import { Transform } from './types';
 
 const LOCATION = ['Location', 'LocationMatch'];
 const LINE = 'SetEnvIf Request_URI ^ proxy-scgi-pathinfo';
+/** An argument that sends requests to an SCGI backend. */
+const SCGI_URL = /^(proxy:)?scgi:\/\//i;
 
 function proxyTarget(d: Directive): string {
   const inLocation = ancestors(d).some((s: Section) => s.is(...LOCATION));
@@ -30,12 +32,15 @@ export const proxyScgiPathinfo: Transform = {
   restores22Meaning: true,
   applyFile(tree, ctx) {
     const done = new Set<unknown>();
+    // the cheap tests first: most lines are neither SetEnvIf… nor about SCGI
     for (const d of directives(tree)) {
-      if (!isTwoTwoOnly(d) && setsVariable(d)) done.add(d.parent);
+      if (setsVariable(d) && !isTwoTwoOnly(d)) done.add(d.parent);
     }
-    for (const d of [...directives(tree)]) {
+    for (const d of directives(tree)) {
+      const proxyPass = d.is('ProxyPass', 'ProxyPassMatch');
+      if (!proxyPass && !d.values.some((v) => SCGI_URL.test(v))) continue;
       if (isTwoTwoOnly(d)) continue;
-      if (d.is('ProxyPass', 'ProxyPassMatch')) {
+      if (proxyPass) {
         if (!/^scgi:\/\//i.test(proxyTarget(d))) continue;
         if (done.has(d.parent)) continue;
         done.add(d.parent);
@@ -49,7 +54,7 @@ export const proxyScgiPathinfo: Transform = {
             'Remove the line once the application works without PATH_INFO (it can use SCRIPT_NAME and REQUEST_URI)',
           'info',
         );
-      } else if (d.values.some((v) => /^(proxy:)?scgi:\/\//i.test(v)) && !done.has(d.parent)) {
+      } else if (!done.has(d.parent)) {
         ctx.note(
           d,
           'proxy-scgi-pathinfo-review',

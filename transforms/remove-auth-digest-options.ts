@@ -17,6 +17,7 @@ export const removeAuthDigestOptions: Transform = {
   title: 'Remove AuthDigestNonceFormat (AuthDigestNcCheck still exists in 2.4.71 and stays)',
   row: 'mod_auth_digest: AuthDigestNcCheck and AuthDigestNonceFormat are removed',
   order: 480,
+  triggers: { directives: ['AuthDigestNonceFormat'] },
   applyFile(tree, ctx) {
     for (const d of [...directives(tree, 'AuthDigestNonceFormat')]) {
       if (isTwoTwoOnly(d)) continue;

@@ -64,6 +64,7 @@ export const removeAuthzAuthoritative: Transform = {
   row: 'Authorization: the Authz*Authoritative directives are removed; provider order replaces them',
   order: 490,
   runsAfter: ['access-to-require'],
+  triggers: { directives: Object.keys(MODULE_OF) },
   applyFile(tree, ctx) {
     for (const d of [...directives(tree, ...Object.keys(MODULE_OF))]) {
       if (isTwoTwoOnly(d)) continue;

@@ -8,6 +8,7 @@ export const removeDefaultType: Transform = {
   title: 'Remove DefaultType',
   row: 'Misc: DefaultType has no effect; other than `DefaultType none` it logs a deprecation warning',
   order: 310,
+  triggers: { directives: ['DefaultType'] },
   applyFile(tree, ctx) {
     for (const d of [...directives(tree, 'DefaultType')]) {
       if (isTwoTwoOnly(d)) continue;

@@ -8,6 +8,7 @@ export const removeNameVirtualHost: Transform = {
   title: 'Remove NameVirtualHost',
   row: 'Misc: NameVirtualHost has no effect (2.4 chooses name-based hosting per address:port by itself) and warns',
   order: 300,
+  triggers: { directives: ['NameVirtualHost'] },
   applyFile(tree, ctx) {
     for (const d of [...directives(tree, 'NameVirtualHost')]) {
       if (isTwoTwoOnly(d)) continue;

@@ -8,6 +8,7 @@ export const renameMaxClients: Transform = {
   title: 'Rename MaxClients to MaxRequestWorkers',
   row: 'MPM: MaxClients → MaxRequestWorkers (the old name is a deprecated alias)',
   order: 200,
+  triggers: { directives: ['MaxClients'] },
   applyFile(tree, ctx) {
     for (const d of directives(tree, 'MaxClients')) {
       if (isTwoTwoOnly(d)) continue;

@@ -8,6 +8,7 @@ export const renameMaxRequestsPerChild: Transform = {
   title: 'Rename MaxRequestsPerChild to MaxConnectionsPerChild',
   row: 'MPM: MaxRequestsPerChild → MaxConnectionsPerChild (the old name is a deprecated alias)',
   order: 210,
+  triggers: { directives: ['MaxRequestsPerChild'] },
   applyFile(tree, ctx) {
     for (const d of directives(tree, 'MaxRequestsPerChild')) {
       if (isTwoTwoOnly(d)) continue;

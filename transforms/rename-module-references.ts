@@ -48,10 +48,12 @@ function loadedElsewhere(ctx: TransformContext, id: string, except: Directive): 
 /** Whether the server still uses what a removed module provided (its directives, `CacheEnable mem`). */
 function usesRemoved(ctx: TransformContext, id: string): string | null {
   const names = REMOVED[id].directives.map((n) => n.toLowerCase());
+  // the module's directives and, for mem_cache, CacheEnable: the only lines that can answer
+  const asked = id === 'mem_cache' ? [...REMOVED[id].directives, 'CacheEnable'] : REMOVED[id].directives;
   for (const file of ctx.server.files) {
-    for (const d of directives(file.tree)) {
+    for (const d of directives(file.tree, ...asked)) {
       if (isTwoTwoOnly(d)) continue;
-      if (names.includes(d.name.toLowerCase())) return `${d.name} on line ${d.line} of ${file.displayPath}`;
+      if (names.includes(d.lowerName)) return `${d.name} on line ${d.line} of ${file.displayPath}`;
       if (id === 'mem_cache' && d.is('CacheEnable') && (d.values[0] ?? '').toLowerCase() === 'mem') {
         return `CacheEnable mem on line ${d.line} of ${file.displayPath}`;
       }
@@ -153,6 +155,7 @@ export const renameModuleReferences: Transform = {
   title: 'Rename, drop or flag LoadModule and IfModule lines for modules 2.4 renamed or removed',
   row: 'Modules: renamed (mod_disk_cache → mod_cache_disk, mod_authn_alias → mod_authn_core) and removed modules',
   order: 8900,
+  triggers: { directives: ['LoadModule'], sections: ['IfModule'] },
   applyFile(tree: ConfigFile, ctx) {
     for (const d of [...directives(tree, 'LoadModule')]) {
       if (!isTwoTwoOnly(d)) checkLoadModule(d, ctx);

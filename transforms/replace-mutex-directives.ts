@@ -120,6 +120,7 @@ export const replaceMutexDirectives: Transform = {
   title: 'Replace AcceptMutex, LockFile, SSLMutex, RewriteLock, SSLStaplingMutex, WatchdogMutexPath with Mutex',
   row: 'Misc: the mutex directives are replaced by Mutex mechanism[:directory] name',
   order: 450,
+  triggers: { directives: NAMES },
   applyFile(tree, ctx) {
     if (ctx.file?.role === 'htaccess') return;
     // asked on every file, so the per-server answer is taken before this transform edits any of them

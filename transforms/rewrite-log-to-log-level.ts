@@ -176,6 +176,7 @@ export const rewriteLogToLogLevel: Transform = {
   title: 'Replace RewriteLog/RewriteLogLevel with LogLevel rewrite:traceN',
   row: 'Logging: RewriteLog and RewriteLogLevel are replaced by per-module LogLevel',
   order: 400,
+  triggers: { directives: ['RewriteLog', 'RewriteLogLevel'] },
   applyFile(tree, ctx) {
     if (ctx.file?.role === 'htaccess') return; // server-config directives: never valid there
     // decide every context first: the main server's lines are read again for `RewriteOptions inherit`

@@ -13,6 +13,11 @@ import { Transform } from './types';
 
 const DIR_SECTIONS = ['Directory', 'DirectoryMatch', 'Location', 'LocationMatch', 'Files', 'FilesMatch', 'If', 'ElseIf', 'Else'];
 
+/** The directives that route responses through mod_include (see assignsSsi). */
+const ASSIGNS = ['AddOutputFilter', 'SetOutputFilter', 'AddOutputFilterByType', 'AddHandler', 'SetHandler', 'XBitHack'];
+/** Every directive this transform reads: those, Options (enablesSsi) and SSILegacyExprParser. */
+const READS = [...ASSIGNS, 'Options', 'SSILegacyExprParser'];
+
 /** A directive that routes responses through mod_include. */
 function assignsSsi(d: Directive): boolean {
   const first = (d.values[0] ?? '').toLowerCase();
@@ -37,9 +42,10 @@ export const ssiLegacyExprParser: Transform = {
   row: 'mod_include: the #if expr element now uses the new expression parser; SSILegacyExprParser restores the old syntax',
   order: 615,
   restores22Meaning: true,
+  triggers: { directives: ASSIGNS },
   applyServer(server, ctx) {
     const live = (d: Directive) => !isTwoTwoOnly(d);
-    const all = server.files.flatMap((file) => [...directives(file.tree)].filter(live).map((d) => ({ file, d })));
+    const all = server.files.flatMap((file) => directives(file.tree, ...READS).filter(live).map((d) => ({ file, d })));
     const assignments = all.filter(({ d }) => assignsSsi(d));
     if (assignments.length === 0) return; // nothing is parsed by mod_include
     const candidates = all.filter(({ d }) => assignsSsi(d) || enablesSsi(d));

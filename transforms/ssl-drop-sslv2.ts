@@ -109,6 +109,7 @@ export const sslDropSslv2: Transform = {
   title: 'Remove SSLv2 from SSLProtocol and SSLCipherSuite',
   row: 'mod_ssl: SSLv2 support is removed',
   order: 470,
+  triggers: { directives: ['SSLProtocol', 'SSLProxyProtocol', 'SSLCipherSuite', 'SSLProxyCipherSuite'] },
   applyFile(tree, ctx) {
     for (const d of [...directives(tree, 'SSLProtocol', 'SSLProxyProtocol', 'SSLCipherSuite', 'SSLProxyCipherSuite')]) {
       if (isTwoTwoOnly(d)) continue;

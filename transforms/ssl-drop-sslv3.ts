@@ -97,6 +97,7 @@ export const sslDropSslv3: Transform = {
   row: 'mod_ssl: SSLv2 support is removed — on httpd 2.4.71 (OpenSSL 3) SSLv3 is unsupported too',
   order: 472,
   runsAfter: ['ssl-drop-sslv2'],
+  triggers: { directives: ['SSLProtocol', 'SSLProxyProtocol'] },
   applyFile(tree, ctx) {
     for (const d of directives(tree, 'SSLProtocol', 'SSLProxyProtocol')) {
       if (isTwoTwoOnly(d)) continue;

@@ -33,15 +33,19 @@ export const sslLegacyDnFormat: Transform = {
   row: 'mod_ssl: the default format of the *_DN variables has changed (RFC 2253); SSLOptions +LegacyDNStringFormat keeps the old one',
   order: 625,
   applyServer(server, ctx) {
-    const clientCerts = server.files.some((f) =>
-      [...directives(f.tree, 'SSLVerifyClient')].some((d) => !isTwoTwoOnly(d) && (d.values[0] ?? '').toLowerCase() !== 'none'),
-    );
+    // read once, when first needed: this transform's own edits cannot change either answer (it writes SSLOptions
+    // only where mod_ssl directives are already in use, and never touches SSLVerifyClient)
+    let clientCertsRead: boolean | undefined;
+    const clientCerts = (): boolean =>
+      (clientCertsRead ??= server.files.some((f) =>
+        directives(f.tree, 'SSLVerifyClient').some((d) => !isTwoTwoOnly(d) && (d.values[0] ?? '').toLowerCase() !== 'none'),
+      ));
     // SSLOptions needs mod_ssl: only added where the server already uses mod_ssl directives
-    const sslInUse = server.files.some((f) =>
-      [...directives(f.tree)].some(
-        (d) => !isTwoTwoOnly(d) && (/^SSL/i.test(d.name) || (d.is('LoadModule') && d.values[0] === 'ssl_module')),
-      ),
-    );
+    let sslInUseRead: boolean | undefined;
+    const sslInUse = (): boolean =>
+      (sslInUseRead ??= server.files.some((f) =>
+        directives(f.tree).some((d) => (/^SSL/i.test(d.name) || (d.is('LoadModule') && d.values[0] === 'ssl_module')) && !isTwoTwoOnly(d)),
+      ));
     for (const file of server.files) {
       const tree: ConfigFile = file.tree;
       // uses of whole DN strings, by the container whose SSLOptions apply
@@ -52,8 +56,8 @@ export const sslLegacyDnFormat: Transform = {
         uses.get(c)!.push(n);
       };
       for (const d of directives(tree)) {
-        if (isTwoTwoOnly(d) || d.is('SSLOptions')) continue;
-        if (DN_VARIABLE.test(d.raw)) add(containerOf(d), d);
+        if (!DN_VARIABLE.test(d.raw) || d.is('SSLOptions') || isTwoTwoOnly(d)) continue;
+        add(containerOf(d), d);
       }
       for (const s of sections(tree, 'If', 'ElseIf')) {
         if (!isTwoTwoOnly(s) && DN_VARIABLE.test(s.open.raw)) add(containerOf(s), s);
@@ -82,7 +86,7 @@ export const sslLegacyDnFormat: Transform = {
           append(own[own.length - 1], what);
           continue;
         }
-        if (file.role === 'htaccess' || !sslInUse) {
+        if (file.role === 'htaccess' || !sslInUse()) {
           ctx.noteIn(
             file,
             nodes[0],
@@ -108,7 +112,7 @@ export const sslLegacyDnFormat: Transform = {
       }
       for (const d of exported) {
         if (d.parent && handled.has(d.parent)) continue;
-        if (clientCerts) {
+        if (clientCerts()) {
           append(d, 'StdEnvVars exports SSL_CLIENT_S_DN and SSL_CLIENT_I_DN to applications and this server verifies client certificates');
         } else {
           ctx.noteIn(

@@ -38,6 +38,7 @@ export const sslRevocationCheck: Transform = {
   title: 'Add SSLCARevocationCheck where CRLs are configured',
   row: 'mod_ssl: CRL checking needs SSLCARevocationCheck (off by default in 2.4)',
   order: 460,
+  triggers: { directives: FAMILIES.flatMap((f) => f.locations) },
   applyFile(tree, ctx) {
     if (ctx.file?.role === 'htaccess') return;
     for (const family of FAMILIES) {

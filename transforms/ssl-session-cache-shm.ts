@@ -61,6 +61,7 @@ export const sslSessionCacheShm: Transform = {
   title: 'Rename the SSLSessionCache types 2.4 no longer knows (shm:, shmht:) to shmcb:',
   row: 'Modules: SSLSessionCache storage is provided by mod_socache_* (shm/shmht aliases removed; provider names are case-sensitive)',
   order: 475,
+  triggers: { directives: ['SSLSessionCache', 'SSLStaplingCache'] },
   applyFile(tree, ctx) {
     if (ctx.file?.role === 'htaccess') return;
     for (const d of directives(tree, 'SSLSessionCache', 'SSLStaplingCache')) {

@@ -11,6 +11,7 @@ export const substituteLineLimit: Transform = {
   title: 'Report the mod_substitute line length limit (SubstituteMaxLineLength, 1 MB)',
   row: 'mod_substitute: the maximum line length is now limited to 1MB',
   order: 630,
+  triggers: { directives: ['Substitute'] },
   applyFile(tree, ctx) {
     const first = new Map<Container, Directive>();
     const limited = new Set<Container>();

@@ -34,6 +34,11 @@ export interface TransformContext {
   readonly moduleRequests: readonly ModuleRequest[];
 }
 
+export interface Triggers {
+  readonly directives?: readonly string[];
+  readonly sections?: readonly string[];
+}
+
 export interface Transform {
   /** kebab-case, equal to the file name under transforms/. */
   readonly id: string;
@@ -49,6 +54,14 @@ export interface Transform {
   readonly restores22Meaning?: boolean;
   /** Ids that must run before this one; checked when the registry loads. */
   readonly runsAfter?: readonly string[];
+  /**
+   * The names this transform acts on, when it acts on nothing else (optional): directive names and
+   * section names (`VirtualHost` for `<VirtualHost>`), compared case-insensitively. When given,
+   * applyFile runs only on files that hold one of them, and applyServer only when some file of
+   * the server does; a file or server with none of them is skipped. Without it, the transform
+   * runs on every file and every server, as before.
+   */
+  readonly triggers?: Triggers;
   applyFile?(tree: ConfigFile, ctx: TransformContext): void;
   applyServer?(server: ServerTree, ctx: TransformContext): void;
 }

@@ -10,16 +10,48 @@ import { fileOf, indexInParent } from './query';
 /** A line to add: its text without indentation, and its depth relative to the insertion point. */
 export type NewLine = string | { readonly text: string; readonly depth: number };
 
+/** A file's layout habits, measured once per version of its tree (edits come in runs). */
+interface Habits {
+  readonly version: number;
+  eol?: string;
+  unit?: string;
+}
+
+const habits = new WeakMap<ConfigFile, Habits>();
+
+function habitsOf(file: ConfigFile): Habits {
+  let h = habits.get(file);
+  if (!h || h.version !== file.version) {
+    h = { version: file.version };
+    habits.set(file, h);
+  }
+  return h;
+}
+
 /** The line ending most lines of the file use ('\n' when tied or empty). */
 export function dominantLineEnd(file: ConfigFile): string {
+  const h = habitsOf(file);
+  return (h.eol ??= measureLineEnd(file));
+}
+
+function measureLineEnd(file: ConfigFile): string {
   const text = file.print();
-  const crlf = text.split('\r\n').length - 1;
-  const lf = text.split('\n').length - 1 - crlf;
+  let lf = 0;
+  let crlf = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++;
+    else lf++;
+  }
   return crlf > lf ? '\r\n' : '\n';
 }
 
 /** One level of indentation as the file writes it: a tab, or the most common step between a section and its body. */
 export function indentUnit(file: ConfigFile): string {
+  const h = habitsOf(file);
+  return (h.unit ??= measureIndentUnit(file));
+}
+
+function measureIndentUnit(file: ConfigFile): string {
   const steps = new Map<string, number>();
   const visit = (container: Container) => {
     for (const node of container.body) {

@@ -6,6 +6,7 @@
  * line. Printing concatenates `raw` texts, so an untouched tree prints back
  * the bytes it was parsed from. Edits rewrite `raw` of the lines they touch.
  */
+import type { NameIndex } from './name-index';
 import { Word, quoteArg, scanWord, scanWords, skipSpace, stripContinuations } from './tokens';
 
 export type Node = Blank | Comment | Directive | Section | Opaque;
@@ -40,15 +41,62 @@ function leadingSpace(raw: string): number {
   return i;
 }
 
-abstract class LineBase {
+/**
+ * Tells the file holding `container` (if any) that its tree changed, so what it derived from
+ * the tree (its name index, its line-ending and indentation habits) is rebuilt on next use.
+ */
+function touch(container: Container | null): void {
+  let c = container;
+  while (c !== null && c.kind === 'section') c = c.parent;
+  if (c !== null) c.version++;
+}
+
+/** Attaches `child` to a container under construction: quietly when it was in no tree, else as a move. */
+function adoptOrMove(child: Node, container: Container): void {
+  if (child.parent === null) child.adopt(container);
+  else child.parent = container;
+}
+
+/** A node leaves `from` for `to` (even when they are the same: a node moved within its container by hand is re-attached this way). */
+function move(from: Container | null, to: Container | null): Container | null {
+  touch(from);
+  touch(to);
+  return to;
+}
+
+/** What a node in a container's body shares: its parent, whose changes its file is told of. */
+abstract class Attached {
+  protected parentNode: Container | null = null;
+
+  /** The container whose body holds this node (null when detached, and for a section's own open and close lines). */
+  get parent(): Container | null {
+    return this.parentNode;
+  }
+
+  set parent(container: Container | null) {
+    this.parentNode = move(this.parentNode, container);
+  }
+
+  /** Sets the parent of a node that belongs to no tree yet (a container being built): nothing to tell. */
+  adopt(container: Container): void {
+    this.parentNode = container;
+  }
+}
+
+abstract class LineBase extends Attached {
   private rawText: string;
   /** 1-based line number in the original file; 0 for lines the tool added. */
   readonly line: number;
-  parent: Container | null = null;
 
   constructor(raw: string, line: number) {
+    super();
     this.rawText = raw;
     this.line = line;
+  }
+
+  /** Where an edit of this line is felt: its parent, or for a tag line the section it opens or closes. */
+  protected holder(): Container | null {
+    return this.parentNode;
   }
 
   /** The line's bytes (decoded as latin1), continuation lines and line ending included. */
@@ -59,6 +107,7 @@ abstract class LineBase {
   set raw(value: string) {
     this.rawText = value;
     this.changed();
+    touch(this.holder());
   }
 
   /** Called after `raw` changes, so subclasses drop what they derived from it. */
@@ -116,11 +165,20 @@ export class Opaque extends LineBase {
  * by words. For a directive the words run to the end of the line; for a tag
  * they end at the last `>`.
  */
+/** What a named line derives from its text, worked out on first use and dropped when the text changes. */
+interface Derived {
+  /** Raw offsets [start, end) of the name. */
+  readonly start: number;
+  readonly end: number;
+  name: string | null;
+  lower: string | null;
+  args: Word[] | null;
+  values: readonly string[] | null;
+}
+
 abstract class NamedLine extends LineBase {
-  /** Raw offsets [start, end) of the name, located on first use (parsing stays cheap). */
-  private span: [number, number] | null = null;
-  private cachedName: string | null = null;
-  private cachedArgs: Word[] | null = null;
+  /** One field, filled on first use: parsing stays cheap, and a node stays small until it is asked about. */
+  private derived: Derived | null = null;
 
   /** Finds the name: returns its raw [start, end). */
   protected abstract locateName(): [number, number];
@@ -128,45 +186,61 @@ abstract class NamedLine extends LineBase {
   protected abstract argRegion(): [number, number];
 
   protected override changed(): void {
-    this.span = null;
-    this.cachedName = null;
-    this.cachedArgs = null;
+    this.derived = null;
+  }
+
+  private get known(): Derived {
+    if (this.derived === null) {
+      const [start, end] = this.locateName();
+      this.derived = { start, end, name: null, lower: null, args: null, values: null };
+    }
+    return this.derived;
   }
 
   protected get nameStart(): number {
-    return (this.span ??= this.locateName())[0];
+    return this.known.start;
   }
 
   protected get nameEnd(): number {
-    return (this.span ??= this.locateName())[1];
+    return this.known.end;
   }
 
   /** The name as written (continuations removed). */
   get name(): string {
-    if (this.cachedName === null) {
-      const raw = this.raw.slice(this.nameStart, this.nameEnd);
-      this.cachedName = raw.indexOf('\\') === -1 ? raw : raw.replace(/\\\r?\n/g, '');
+    const known = this.known;
+    if (known.name === null) {
+      const raw = this.raw.slice(known.start, known.end);
+      known.name = raw.indexOf('\\') === -1 ? raw : raw.replace(/\\\r?\n/g, '');
     }
-    return this.cachedName;
+    return known.name;
+  }
+
+  /** The name in lower case (names compare case-insensitively). */
+  get lowerName(): string {
+    const known = this.known;
+    return (known.lower ??= this.name.toLowerCase());
   }
 
   /** Case-insensitive name test against one or more names. */
   is(...names: string[]): boolean {
-    const mine = this.name.toLowerCase();
-    return names.some((n) => n.toLowerCase() === mine);
+    const mine = this.lowerName;
+    for (const n of names) if (n.length === mine.length && (n === mine || n.toLowerCase() === mine)) return true;
+    return false;
   }
 
   get args(): readonly Word[] {
-    if (this.cachedArgs === null) {
+    const known = this.known;
+    if (known.args === null) {
       const [start, end] = this.argRegion();
-      this.cachedArgs = scanWords(this.raw, start, end);
+      known.args = scanWords(this.raw, start, end);
     }
-    return this.cachedArgs;
+    return known.args;
   }
 
-  /** Argument values as httpd sees them. */
-  get values(): string[] {
-    return this.args.map((w) => w.value);
+  /** Argument values as httpd sees them (one array per version of the line: do not change it). */
+  get values(): readonly string[] {
+    const known = this.known;
+    return (known.values ??= Object.freeze(this.args.map((w) => w.value)));
   }
 
   /**
@@ -258,6 +332,12 @@ export class Directive extends NamedLine {
 /** `<Name args>` — the open line of a section. */
 export class SectionOpen extends NamedLine {
   readonly kind = 'open' as const;
+  /** The section this line opens (set by Section). */
+  section: Section | null = null;
+
+  protected override holder(): Container | null {
+    return this.section;
+  }
 
   protected locateName(): [number, number] {
     const word = scanWord(this.raw, this.raw.indexOf('<') + 1, contentEnd(this.raw), 62 /* > */);
@@ -281,6 +361,12 @@ export class SectionOpen extends NamedLine {
 /** `</Name>` — the close line of a section. */
 export class SectionClose extends LineBase {
   readonly kind = 'close' as const;
+  /** The section this line closes (set by Section). */
+  section: Section | null = null;
+
+  protected override holder(): Container | null {
+    return this.section;
+  }
 
   get name(): string {
     const [content] = splitLineEnd(this.raw);
@@ -296,16 +382,36 @@ export class SectionClose extends LineBase {
   }
 }
 
-export class Section {
+export class Section extends Attached {
   readonly kind = 'section' as const;
-  parent: Container | null = null;
+  private closeLine: SectionClose | null = null;
 
   constructor(
     readonly open: SectionOpen,
     readonly body: Node[],
-    public close: SectionClose | null,
+    close: SectionClose | null,
   ) {
-    for (const child of body) child.parent = this;
+    super();
+    open.section = this;
+    this.close = close;
+    for (const child of body) adoptOrMove(child, this);
+  }
+
+  /** The close line, or null when the section is never closed. */
+  get close(): SectionClose | null {
+    return this.closeLine;
+  }
+
+  set close(line: SectionClose | null) {
+    if (this.closeLine) this.closeLine.section = null;
+    this.closeLine = line;
+    if (line) line.section = this;
+    touch(this);
+  }
+
+  /** The name in lower case. */
+  get lowerName(): string {
+    return this.open.lowerName;
   }
 
   get line(): number {
@@ -317,7 +423,7 @@ export class Section {
   get args(): readonly Word[] {
     return this.open.args;
   }
-  get values(): string[] {
+  get values(): readonly string[] {
     return this.open.values;
   }
   get indent(): string {
@@ -341,12 +447,19 @@ export class ConfigFile {
   /** A UTF-8 byte order mark (as latin1 text) kept ahead of the first line, or ''. Writable: a transform may drop it. */
   bom: string;
   readonly diagnostics: Diagnostic[];
+  /**
+   * Counts changes to the tree: a line's text, a node attached or detached (every edit helper
+   * and every hand-made move sets `parent`). What is derived from the tree is keyed on it.
+   */
+  version = 0;
+  /** The name index of `version` (name-index.ts), built on first use. */
+  nameIndex: NameIndex | null = null;
 
   constructor(body: Node[], bom: string, diagnostics: Diagnostic[]) {
     this.body = body;
     this.bom = bom;
     this.diagnostics = diagnostics;
-    for (const child of body) child.parent = this;
+    for (const child of body) adoptOrMove(child, this);
   }
 
   print(): string {

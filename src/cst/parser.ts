@@ -27,8 +27,11 @@ interface Frame {
   body: Node[];
 }
 
-/** End offset (exclusive) of the logical line starting at `start`, and how many physical lines it spans. */
-function logicalLineEnd(text: string, start: number): [number, number] {
+/** Physical lines the logical line last measured by logicalLineEnd spans (kept here: no tuple per line). */
+let spanned = 0;
+
+/** End offset (exclusive) of the logical line starting at `start`; sets `spanned`. */
+function logicalLineEnd(text: string, start: number): number {
   let pos = start;
   let lines = 0;
   // httpd tests for `\` at the end of its joined buffer, from which each
@@ -38,7 +41,10 @@ function logicalLineEnd(text: string, start: number): [number, number] {
   const len = text.length;
   for (;;) {
     const nl = text.indexOf('\n', pos);
-    if (nl === -1) return [len, lines + 1];
+    if (nl === -1) {
+      spanned = lines + 1;
+      return len;
+    }
     lines++;
     const lineStart = pos;
     pos = nl + 1;
@@ -47,38 +53,87 @@ function logicalLineEnd(text: string, start: number): [number, number] {
     let k = back;
     while (k >= lineStart && text.charCodeAt(k) === 92 /* \ */) k--;
     pending = k >= lineStart ? back - k : pending + (back - k);
-    if (pending === 0) return [pos, lines];
+    if (pending === 0) {
+      spanned = lines;
+      return pos;
+    }
     pending--;
   }
 }
 
-function firstNonSpace(raw: string): number {
-  let i = 0;
-  for (;;) {
-    const c = raw.charCodeAt(i);
+/** Offset of the first character of text[start, end) that is neither white space nor a continuation (end when none). */
+function firstNonSpace(text: string, start: number, end: number): number {
+  let i = start;
+  while (i < end) {
+    const c = text.charCodeAt(i);
     if (c === 32 || c === 9 || c === 11 || c === 12 || c === 13) {
       i++;
       continue;
     }
     // a continuation right at the start of a line is invisible to httpd
-    if (c === 92) {
-      const n = raw.charCodeAt(i + 1);
+    if (c === 92 && i + 1 < end) {
+      const n = text.charCodeAt(i + 1);
       if (n === 10) {
         i += 2;
         continue;
       }
-      if (n === 13 && raw.charCodeAt(i + 2) === 10) {
+      if (n === 13 && i + 2 < end && text.charCodeAt(i + 2) === 10) {
         i += 3;
         continue;
       }
     }
     return i;
   }
+  return end;
 }
 
 export interface ParseOptions {
   /** Lines made by the tool: their line numbers are 0. */
   readonly synthetic?: boolean;
+}
+
+/** What a logical line is, from its first characters alone (the parser then checks tags for their `>`). */
+export type LineKind = 'blank' | 'comment' | 'close' | 'open' | 'directive';
+
+/**
+ * Walks the logical lines of a text (after a BOM). After each `next()` that returns true, the line
+ * is text[start, end), its first physical line is `line`, `first` is the offset of its first
+ * character that is neither white space nor a continuation, and `kind` what it is. The parser is
+ * built on it; discovery uses it to read a few facts without building a tree (and without cutting
+ * out the lines it does not want).
+ */
+export class LineCursor {
+  start = 0;
+  end = 0;
+  line = 0;
+  first = 0;
+  kind: LineKind = 'blank';
+  private pos: number;
+  private physical = 1;
+
+  constructor(private readonly text: string) {
+    this.pos = text.startsWith(BOM) ? BOM.length : 0;
+  }
+
+  next(): boolean {
+    const text = this.text;
+    if (this.pos >= text.length) return false;
+    const start = this.pos;
+    const end = logicalLineEnd(text, start);
+    this.start = start;
+    this.end = end;
+    this.line = this.physical;
+    this.pos = end;
+    this.physical += spanned;
+    const i = firstNonSpace(text, start, end);
+    this.first = i;
+    const c = i < end ? text.charCodeAt(i) : -1;
+    if (i >= end || c === 10) this.kind = 'blank';
+    else if (c === 35 /* # */) this.kind = 'comment';
+    else if (c === 60 /* < */) this.kind = i + 1 < end && text.charCodeAt(i + 1) === 47 /* / */ ? 'close' : 'open';
+    else this.kind = 'directive';
+    return true;
+  }
 }
 
 export function parse(text: string, options: ParseOptions = {}): ConfigFile {
@@ -88,21 +143,18 @@ export function parse(text: string, options: ParseOptions = {}): ConfigFile {
   const stack: Frame[] = [];
   let body = root;
 
-  let pos = bom.length;
-  let physical = 1;
-  while (pos < text.length) {
-    const [end, spanned] = logicalLineEnd(text, pos);
-    const raw = text.slice(pos, end);
-    const line = options.synthetic ? 0 : physical;
-    pos = end;
-    physical += spanned;
-    const i = firstNonSpace(raw);
-    const c = raw.charCodeAt(i);
-    if (i >= raw.length || c === 10) {
+  const cursor = new LineCursor(text);
+  while (cursor.next()) {
+    const raw = text.slice(cursor.start, cursor.end);
+    const line = options.synthetic ? 0 : cursor.line;
+    const kind = cursor.kind;
+    if (kind === 'blank') {
       body.push(new Blank(raw, line));
-    } else if (c === 35 /* # */) {
+    } else if (kind === 'comment') {
       body.push(new Comment(raw, line));
-    } else if (c === 60 /* < */ && raw.charCodeAt(i + 1) === 47 /* / */) {
+    } else if (kind === 'directive') {
+      body.push(new Directive(raw, line));
+    } else if (kind === 'close') {
       const close = new SectionClose(raw, line);
       if (close.word !== `</${close.name}>`) {
         // httpd takes the whole first word as the tag: `</Directory></VirtualHost>`, `</Directory` + ` >`
@@ -123,17 +175,15 @@ export function parse(text: string, options: ParseOptions = {}): ConfigFile {
         body = closeFrame(stack, null);
       }
       body = closeFrame(stack, close);
-    } else if (c === 60) {
+    } else {
       const open = new SectionOpen(raw, line);
-      if (open.closeOffset === -1 || open.name === '') {
+      if (!isTag(open)) {
         diagnostics.push({ line, message: `<${open.name}> directive missing closing '>'` });
         body.push(new Opaque(raw, line, 'section tag without >'));
         continue;
       }
       stack.push({ open, body: [] });
       body = stack[stack.length - 1].body;
-    } else {
-      body.push(new Directive(raw, line));
     }
   }
   while (stack.length > 0) {
@@ -150,6 +200,11 @@ export function parse(text: string, options: ParseOptions = {}): ConfigFile {
     outer.push(section);
     return outer;
   }
+}
+
+/** Whether an open line is a section tag (a name and a closing `>`); else the parser keeps it as an opaque line. */
+export function isTag(open: SectionOpen): boolean {
+  return open.closeOffset !== -1 && open.name !== '';
 }
 
 function matchingFrame(stack: Frame[], name: string): number {

@@ -1,4 +1,8 @@
-/** Read-only walks over the tree. */
+/**
+ * Read-only walks over the tree. On a whole file they answer from its name index (one walk per
+ * file, name-index.ts); below a section they walk that section.
+ */
+import { nameIndex } from './name-index';
 import { ConfigFile, Container, Directive, Node, Section } from './nodes';
 
 /**
@@ -7,6 +11,7 @@ import { ConfigFile, Container, Directive, Node, Section } from './nodes';
  * (the pipeline walks each file once or more per transform).
  */
 export function walk(root: Container): Node[] {
+  if (root.kind === 'file') return nameIndex(root).nodes.slice();
   const out: Node[] = [];
   const visit = (container: Container): void => {
     for (const node of container.body) {
@@ -18,28 +23,54 @@ export function walk(root: Container): Node[] {
   return out;
 }
 
-function lowered(names: readonly string[]): Set<string> | null {
-  return names.length === 0 ? null : new Set(names.map((n) => n.toLowerCase()));
+/** The nodes of `all` whose lower-case name is in `wanted`, or a copy of the one list that can match. */
+function named<T extends Directive | Section>(all: readonly T[], byName: ReadonlyMap<string, readonly T[]>, names: readonly string[]): T[] {
+  if (names.length === 0) return all.slice();
+  if (names.length === 1) return (byName.get(names[0].toLowerCase()) ?? []).slice();
+  const wanted = new Set(names.map((n) => n.toLowerCase()));
+  let only: readonly T[] | null = null;
+  let lists = 0;
+  for (const name of wanted) {
+    const list = byName.get(name);
+    if (list) {
+      lists++;
+      only = list;
+    }
+  }
+  if (lists === 0) return [];
+  if (lists === 1) return (only as readonly T[]).slice();
+  return all.filter((n) => wanted.has(n.lowerName));
+}
+
+function below<T extends Directive | Section>(root: Section, kind: T['kind'], names: readonly string[]): T[] {
+  const wanted = names.length === 0 ? null : new Set(names.map((n) => n.toLowerCase()));
+  const out: T[] = [];
+  const visit = (container: Container): void => {
+    for (const node of container.body) {
+      if (node.kind === kind && (wanted === null || wanted.has((node as T).lowerName))) out.push(node as T);
+      if (node.kind === 'section') visit(node);
+    }
+  };
+  visit(root);
+  return out;
 }
 
 /** Directives below `root` (any depth) whose name is one of `names` (case-insensitive); all when none given. */
 export function directives(root: Container, ...names: string[]): Directive[] {
-  const wanted = lowered(names);
-  const out: Directive[] = [];
-  for (const node of walk(root)) {
-    if (node.kind === 'directive' && (!wanted || wanted.has(node.name.toLowerCase()))) out.push(node);
+  if (root.kind === 'file') {
+    const index = nameIndex(root);
+    return named(index.directives, index.directivesByName, names);
   }
-  return out;
+  return below<Directive>(root, 'directive', names);
 }
 
 /** Sections below `root` (any depth) whose name is one of `names`; all when none given. */
 export function sections(root: Container, ...names: string[]): Section[] {
-  const wanted = lowered(names);
-  const out: Section[] = [];
-  for (const node of walk(root)) {
-    if (node.kind === 'section' && (!wanted || wanted.has(node.name.toLowerCase()))) out.push(node);
+  if (root.kind === 'file') {
+    const index = nameIndex(root);
+    return named(index.sections, index.sectionsByName, names);
   }
-  return out;
+  return below<Section>(root, 'section', names);
 }
 
 /** Enclosing sections of a node, innermost first. */

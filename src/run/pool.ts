@@ -6,7 +6,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { Worker } from 'worker_threads';
+import { ResourceLimits, Worker } from 'worker_threads';
 import { ServerOutcome } from '../model/server-outcome';
 import { ServerPlan } from '../server/types';
 import { failedOutcome } from './failed-outcome';
@@ -16,6 +16,17 @@ export type OnOutcome = (outcome: ServerOutcome, index: number) => void;
 
 /** A batch ends once it holds this many files (a one-file fragment costs less than a message). */
 const BATCH_FILES = 64;
+
+/**
+ * Heap limits of each worker. Neither is a tight bound on the work (one server of 3,000 vhosts,
+ * 9.5 MB of config, peaks near 360 MB), but both change how far V8 lets a heap grow past what
+ * it holds: with the old generation limited below V8's "large device" size, a collection lets
+ * the heap grow to about 1.3–2 times its live data instead of 4 times, and a smaller young
+ * generation keeps less garbage between scavenges. Measured on a fleet of 200 servers with
+ * --jobs 2: peak RSS about 215 MB instead of about 300 MB, for about 10% more CPU time.
+ * A server that still needs more is run again on the main thread, without these limits.
+ */
+export const WORKER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 1024 };
 
 /** Cuts plans[from..] into the next batch: consecutive servers up to BATCH_FILES files (at least one server). */
 function nextBatch(plans: readonly ServerPlan[], from: number): number {
@@ -38,21 +49,30 @@ function workerScript(): string | null {
   return fs.existsSync(script) ? script : null;
 }
 
+/** One server on this thread; a failure becomes its outcome. */
+async function runHere(plan: ServerPlan, settings: JobSettings): Promise<ServerOutcome> {
+  try {
+    return await processServer(plan, settings);
+  } catch (error) {
+    return failedOutcome(plan, error);
+  }
+}
+
 async function inProcess(plans: readonly ServerPlan[], settings: JobSettings, onOutcome: OnOutcome): Promise<void> {
   for (let i = 0; i < plans.length; i++) {
-    let outcome: ServerOutcome;
-    try {
-      outcome = await processServer(plans[i], settings);
-    } catch (error) {
-      outcome = failedOutcome(plans[i], error);
-    }
-    onOutcome(outcome, i);
+    onOutcome(await runHere(plans[i], settings), i);
     // let timers (progress) and stdout drain between servers
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
-export async function runServers(plans: readonly ServerPlan[], settings: JobSettings, jobs: number, onOutcome: OnOutcome): Promise<void> {
+export async function runServers(
+  plans: readonly ServerPlan[],
+  settings: JobSettings,
+  jobs: number,
+  onOutcome: OnOutcome,
+  limits: ResourceLimits = WORKER_LIMITS,
+): Promise<void> {
   const script = jobs > 1 && plans.length > 1 ? workerScript() : null;
   if (!script) return inProcess(plans, settings, onOutcome);
 
@@ -69,10 +89,12 @@ export async function runServers(plans: readonly ServerPlan[], settings: JobSett
     }
   };
 
+  // batches a worker could not finish, run again here (processServer is async: --verify)
+  const reruns: Promise<void>[] = [];
   await new Promise<void>((resolve) => {
     let running = 0;
     const start = () => {
-      const worker = new Worker(script, { workerData: settings });
+      const worker = new Worker(script, { workerData: settings, resourceLimits: limits });
       let current: [number, number] | null = null;
       running++;
       const feed = () => {
@@ -91,9 +113,18 @@ export async function runServers(plans: readonly ServerPlan[], settings: JobSett
         feed();
       });
       worker.on('error', (error) => {
-        // the servers it was running fail as a whole; a new worker takes the rest
-        if (current) for (let i = current[0]; i < current[1]; i++) deliver(i, failedOutcome(plans[i], error));
+        // a batch too large for the worker's heap runs again here; otherwise its servers fail as a
+        // whole. A new worker takes the rest
+        const outOfMemory = (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+        const batch = current;
         current = null;
+        if (batch) {
+          reruns.push(
+            (async () => {
+              for (let i = batch[0]; i < batch[1]; i++) deliver(i, outOfMemory ? await runHere(plans[i], settings) : failedOutcome(plans[i], error));
+            })(),
+          );
+        }
       });
       worker.on('exit', () => {
         running--;
@@ -105,4 +136,5 @@ export async function runServers(plans: readonly ServerPlan[], settings: JobSett
     const count = Math.min(jobs, plans.length);
     for (let i = 0; i < count; i++) start();
   });
+  await Promise.all(reruns);
 }

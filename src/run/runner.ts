@@ -4,14 +4,14 @@
  * that does not parse cleanly, or whose transform throws, keeps its original
  * bytes and is reported as an error.
  */
-import { Node, fileOf, parse } from '../cst';
+import { ConfigFile, Node, fileOf, holdsAny, parse } from '../cst';
 import { writtenFor24 } from '../semantics/era';
 import { Discovery, InputError, ServerTree, SourceFile } from '../server/types';
 import { Finding, Severity } from '../model/finding';
 import { ModuleRequest } from '../model/module-request';
 import { RunOptions } from '../model/run-options';
 import { ModulePlanEntry } from '../model/server-outcome';
-import { Transform, TransformContext } from '../../transforms/types';
+import { Transform, TransformContext, Triggers } from '../../transforms/types';
 
 export type FileStatus = 'changed' | 'unchanged' | 'error';
 
@@ -137,6 +137,31 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** A transform's triggers in lower case, for the name index (null: it runs everywhere). */
+interface Dispatch {
+  readonly directives: readonly string[];
+  readonly sections: readonly string[];
+}
+
+const dispatchCache = new WeakMap<Triggers, Dispatch>();
+
+function dispatchOf(transform: Transform): Dispatch | null {
+  const triggers = transform.triggers;
+  if (!triggers) return null;
+  let d = dispatchCache.get(triggers);
+  if (!d) {
+    const lower = (names: readonly string[] = []) => names.map((n) => n.toLowerCase());
+    d = { directives: lower(triggers.directives), sections: lower(triggers.sections) };
+    dispatchCache.set(triggers, d);
+  }
+  return d;
+}
+
+/** Whether the transform has something to look at in this tree (its file's name index answers). */
+function concerns(dispatch: Dispatch | null, tree: ConfigFile): boolean {
+  return dispatch === null || holdsAny(tree, dispatch.directives, dispatch.sections);
+}
+
 export function runServer(server: ServerTree, transforms: readonly Transform[], options: RunOptions): ServerRun {
   const run = new ServerRun(server, options);
   for (const file of server.files) {
@@ -146,8 +171,10 @@ export function runServer(server: ServerTree, transforms: readonly Transform[], 
   for (const transform of transforms) {
     // a transform that writes back 2.2's meaning sees no file written for 2.4
     const shown = (f: SourceFile) => !transform.restores22Meaning || !f.writtenFor24;
+    const dispatch = dispatchOf(transform);
     if (transform.applyFile) {
       for (const file of run.healthy().filter(shown)) {
+        if (!concerns(dispatch, file.tree)) continue;
         try {
           transform.applyFile(file.tree, run.context(transform, file));
         } catch (error) {
@@ -155,7 +182,7 @@ export function runServer(server: ServerTree, transforms: readonly Transform[], 
         }
       }
     }
-    if (transform.applyServer) {
+    if (transform.applyServer && (dispatch === null || server.files.some((f) => concerns(dispatch, f.tree)))) {
       try {
         const view: ServerTree = transform.restores22Meaning
           ? { ...server, main: server.main && shown(server.main) ? server.main : null, files: server.files.filter(shown) }

@@ -3,7 +3,7 @@
  * where per-directory files are read), kept once the file's tree is gone: planning a fleet must
  * not hold every tree of every server at once.
  */
-import { Container, walk } from '../cst';
+import { Container, Directive, LineCursor, SectionOpen, isTag, walk } from '../cst';
 
 export interface DirectiveFact {
   readonly values: readonly string[];
@@ -12,8 +12,18 @@ export interface DirectiveFact {
 }
 
 /** Directive names (lower case) discovery reads, and `<Directory` for its path argument. */
-const FACT_NAMES = ['include', 'includeoptional', 'serverroot', 'accessfilename', 'documentroot', 'alias', 'scriptalias', '<directory'];
+export const FACT_NAMES = ['include', 'includeoptional', 'serverroot', 'accessfilename', 'documentroot', 'alias', 'scriptalias', '<directory'];
 const WANTED = new Set(FACT_NAMES);
+/** First letters (lower case) of the wanted directive names: other lines are passed over unread. */
+const FIRST_LETTERS = new Set([...WANTED].filter((n) => !n.startsWith('<')).map((n) => n.charCodeAt(0)));
+const D = 'd'.charCodeAt(0);
+const BACKSLASH = 92;
+
+function addFact(byName: Map<string, DirectiveFact[]>, name: string, fact: DirectiveFact): void {
+  const list = byName.get(name);
+  if (list) list.push(fact);
+  else byName.set(name, [fact]);
+}
 
 /** The fact name of a commented-out `#Include path` line (Apache's own httpd.conf switches its extra/ files on this way). */
 export const COMMENTED_INCLUDE = '#include';
@@ -30,13 +40,40 @@ export class FileFacts {
     return out.sort((a, b) => a.line - b.line);
   }
 
+  /**
+   * The facts of a file's text, as `of(parse(text))` finds them, without building its tree: a
+   * line's kind does not depend on the lines around it, so each line is looked at alone, and
+   * only lines that can be one of the wanted names are read further. Planning a fleet reads every
+   * file this way.
+   */
+  static scan(text: string): FileFacts {
+    const byName = new Map<string, DirectiveFact[]>();
+    const add = (name: string, fact: DirectiveFact) => addFact(byName, name, fact);
+    const at = new LineCursor(text);
+    while (at.next()) {
+      if (at.kind === 'directive') {
+        // a lower-case letter for a letter; nothing else maps onto one
+        if (!FIRST_LETTERS.has(text.charCodeAt(at.first) | 0x20)) continue;
+        const d = new Directive(text.slice(at.start, at.end), at.line);
+        if (WANTED.has(d.lowerName)) add(d.lowerName, { values: d.values, line: at.line });
+      } else if (at.kind === 'open') {
+        const c = at.first + 1 < at.end ? text.charCodeAt(at.first + 1) : -1;
+        if ((c | 0x20) !== D && c !== BACKSLASH) continue; // a tag name may start after a continuation
+        const open = new SectionOpen(text.slice(at.start, at.end), at.line);
+        if (isTag(open) && open.lowerName === 'directory') add('<directory', { values: open.values, line: at.line });
+      } else if (at.kind === 'comment') {
+        const body = text.slice(at.first + 1, at.end);
+        if (!/nclude/i.test(body)) continue;
+        const m = COMMENTED_INCLUDE_LINE.exec(body.replace(/\r?\n$/, ''));
+        if (m) add(COMMENTED_INCLUDE, { values: [m[1].replace(/^"(.*)"$/, '$1')], line: at.line });
+      }
+    }
+    return new FileFacts(byName);
+  }
+
   static of(tree: Container): FileFacts {
     const byName = new Map<string, DirectiveFact[]>();
-    const add = (name: string, fact: DirectiveFact) => {
-      const list = byName.get(name);
-      if (list) list.push(fact);
-      else byName.set(name, [fact]);
-    };
+    const add = (name: string, fact: DirectiveFact) => addFact(byName, name, fact);
     for (const node of walk(tree)) {
       if (node.kind === 'directive') {
         const name = node.name.toLowerCase();

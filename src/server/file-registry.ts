@@ -6,7 +6,6 @@
  * the tree: each server's files are read again when that server is run.
  */
 import * as fs from 'fs';
-import { parse } from '../cst';
 import { comparePaths } from './display-path';
 import { FileFacts } from './file-facts';
 import { describeFsError, readSource } from './read-source';
@@ -90,7 +89,7 @@ export class FileRegistry {
     if (!result) {
       const read = readSource(absPath);
       result =
-        read.kind === 'text' ? { kind: 'file', file: new FoundFile(identity, FileFacts.of(parse(read.text))) } : read;
+        read.kind === 'text' ? { kind: 'file', file: new FoundFile(identity, FileFacts.scan(read.text)) } : read;
       this.byIdentity.set(identity, result);
     }
     if (result.kind === 'file') result.file.addPath(absPath);
