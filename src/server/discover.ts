@@ -26,10 +26,13 @@ export function planServers(paths: readonly string[], options: DiscoverOptions =
   const errors: InputError[] = [];
   const skipped = new Map<string, { absPath: string; reason: string }>();
   const found: FoundFile[] = [];
+  const seen = new Set<FoundFile>();
   const notConfig: string[] = [];
 
   const addFound = (file: FoundFile): void => {
-    if (!found.includes(file)) found.push(file);
+    if (seen.has(file)) return;
+    seen.add(file);
+    found.push(file);
   };
   const skip = (absPath: string, reason: string): void => {
     if (!skipped.has(absPath)) skipped.set(absPath, { absPath, reason });

@@ -239,10 +239,13 @@ export function stageServer(input: StageInput): Stage {
   };
 
   const staged = new Set<string>();
+  // by real path: a file an Include reaches through a link (mods-enabled/x.load) is staged where the link is
+  const stagedReal = new Set<string>();
   const stageFile = (target: string): void => {
     const where = placement(target);
     if (staged.has(where)) return;
     staged.add(where);
+    stagedReal.add(realpathOr(target));
     const file = byReal.get(realpathOr(target));
     if (!file) {
       // reached by an Include but not migrated (binary, skipped): httpd reads it as it is
@@ -264,7 +267,7 @@ export function stageServer(input: StageInput): Stage {
   // files of the run that the server holds without an Include naming them (under a --context main):
   // httpd is to judge them as part of it, so the staged main includes them at its end
   for (const file of input.files) {
-    if (file.role !== 'included' || file.switchedOff || staged.has(placement(file.realPath))) continue;
+    if (file.role !== 'included' || file.switchedOff || stagedReal.has(file.realPath)) continue;
     stageFile(file.realPath);
     fs.appendFileSync(main, `\nInclude "${placement(file.realPath)}"\n`);
   }
