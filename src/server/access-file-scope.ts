@@ -127,7 +127,7 @@ export class AccessFileIndex {
   private readonly byLastComponent = new Map<string, { name: string; scope: AccessFileScope }[]>();
   private readonly realPaths = new Map<string, string>();
 
-  constructor(private readonly order: readonly AccessFileScope[]) {
+  constructor(order: readonly AccessFileScope[]) {
     for (const scope of order) {
       for (const name of scope.names) {
         const last = name.split('/').filter((c) => c !== '').pop();
@@ -147,23 +147,23 @@ export class AccessFileIndex {
   owner(absPath: string): { readonly scope: AccessFileScope; readonly dir: string } | null {
     const candidates = this.byLastComponent.get(path.basename(absPath));
     if (!candidates) return null;
-    let best: { scope: AccessFileScope; dir: string; index: number } | null = null;
+    // candidates are in scope order: the first that reads the file is its owner
     for (const { name, scope } of candidates) {
       const dir = accessFileDirectory(absPath, name);
       if (dir === null) continue;
       let real = this.realPaths.get(dir);
       if (real === undefined) this.realPaths.set(dir, (real = realPathOrSelf(dir)));
-      const index = this.order.indexOf(scope);
-      if (best && best.index <= index) continue;
-      if (scope.directories.some((d) => isWithin(d, dir) || isWithin(d, real as string))) best = { scope, dir, index };
+      if (scope.directories.some((d) => isWithin(d, dir) || isWithin(d, real as string))) return { scope, dir };
     }
-    return best && { scope: best.scope, dir: best.dir };
+    return null;
   }
 }
 
+/** `target` is `dir` or below it (both absolute and normalized, as discovery makes them). */
 function isWithin(dir: string, target: string): boolean {
-  const rel = path.relative(dir, target);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+  if (target === dir) return true;
+  const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+  return target.startsWith(prefix);
 }
 
 function realPathOrSelf(p: string): string {
