@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { discover } from '../src/server/discover';
+import { RealPaths } from '../src/server/real-paths';
 import { Discovery, ServerTree } from '../src/server/types';
 
 const CORPUS = path.join(CORPUS_DIR, 'trees');
@@ -463,6 +464,23 @@ describe('scanning and input errors', () => {
     expect(ht.files.map((f) => f.role)).toEqual(['htaccess']);
   });
 
+  it('reads a .htaccess file the scan met under the real path of a DocumentRoot the config names through a symlink', () => {
+    // the scan does not descend the symlink: it meets the file only as data/site/.htaccess
+    build(tmp, {
+      'data/site/.htaccess': 'Deny from all\n',
+      'data/other/.htaccess': 'Deny from all\n',
+      'srv/www': { symlink: path.join(tmp, 'data') },
+    });
+    build(tmp, { 'srv/conf/httpd.conf': `ServerRoot ${tmp}/srv\nDocumentRoot ${tmp}/srv/www/site\n` });
+    const d = discover(['srv', 'data'], { cwd: tmp });
+    expect(ids(d)).toEqual(['srv/conf/httpd.conf', 'data/other/.htaccess']);
+    // read for the directory as the config names it
+    expect(d.servers[0].files.map((f) => [f.displayPath, f.role, f.directory])).toEqual([
+      ['srv/conf/httpd.conf', 'main', undefined],
+      ['data/site/.htaccess', 'htaccess', path.join(tmp, 'srv/www/site')],
+    ]);
+  });
+
   it('dedupes a hardlink pair and a file named twice through a symlink', () => {
     build(tmp, {
       'a.conf': 'Listen 80\n',
@@ -649,5 +667,21 @@ describe('AccessFileName', () => {
     expect(ids(d)).toEqual(['httpd.conf']);
     expect(shown(d.servers[0])).toEqual(['httpd.conf', 'www/.acl']);
     expect(d.skipped).toEqual([{ path: 'www/bin/.acl', reason: 'binary file (contains NUL bytes)' }]);
+  });
+});
+
+describe('RealPaths', () => {
+  it('resolves a symlink in any component, once, and answers null below a missing directory', () => {
+    build(tmp, { 'data/a/b/file': '', 'link': { symlink: path.join(tmp, 'data') } });
+    const real = new RealPaths();
+    expect(real.resolve(path.join(tmp, 'link/a/b'))).toBe(path.join(tmp, 'data/a/b'));
+    expect(real.resolve(path.join(tmp, 'link/a/b/file'))).toBe(path.join(tmp, 'data/a/b/file'));
+    expect(real.resolve(path.join(tmp, 'data/a'))).toBe(path.join(tmp, 'data/a'));
+    expect(real.resolve(path.join(tmp, 'missing/deeper/still'))).toBeNull();
+    expect(real.orSelf(path.join(tmp, 'link/missing'))).toBe(path.join(tmp, 'link/missing'));
+    expect(real.resolve('/')).toBe('/');
+    // answers are kept: a change on disk after the first question is not seen (one discovery's view)
+    fs.rmSync(path.join(tmp, 'data/a/b/file'));
+    expect(real.resolve(path.join(tmp, 'link/a/b/file'))).toBe(path.join(tmp, 'data/a/b/file'));
   });
 });

@@ -20,21 +20,54 @@
  * except `/` itself (the `<Directory />` nearly every config has would
  * otherwise claim every file).
  */
-import * as fs from 'fs';
 import * as path from 'path';
 import { expandIncludeVariables } from './envvars';
 import { hasWildcard } from './expand-include-pattern';
 import { FileFacts } from './file-facts';
 import { DEFAULT_ACCESS_FILE_NAME, accessFileDirectory } from './file-names';
 import { IncludeContext } from './resolve-includes';
+import { RealPaths } from './real-paths';
 
-export interface AccessFileScope {
-  /** AccessFileName values, literal; may hold `/`. */
-  readonly names: readonly string[];
-  /** Absolute directories the server may read them in (on this machine: mapped into a copied tree). */
+/** Where a server's directories are on this machine, and the path the config names each by. */
+interface ScopeDirectories {
+  /** Absolute directories the server may read per-directory files in (on this machine: mapped into a copied tree). */
   readonly directories: readonly string[];
   /** The same directories as the config names them (`/usr/local/apache2/htdocs` for a copy's `htdocs`), by disk path. */
   readonly logical: ReadonlyMap<string, string>;
+}
+
+export class AccessFileScope {
+  private withRealPaths: ScopeDirectories | null = null;
+
+  constructor(
+    /** AccessFileName values, literal; may hold `/`. */
+    readonly names: readonly string[],
+    /** The directories as the config gives them (mapped into the tree). */
+    readonly named: ScopeDirectories,
+    private readonly realPaths: RealPaths,
+  ) {}
+
+  /**
+   * The named directories and, beside each, its real path: a scan may meet a directory under a
+   * symlinked path or under its real one. Resolved when a per-directory file is first looked up,
+   * so a server without any costs no look at the disk.
+   */
+  get resolved(): ScopeDirectories {
+    if (this.withRealPaths) return this.withRealPaths;
+    const dirs = new Set(this.named.directories);
+    const logical = new Map(this.named.logical);
+    for (const d of this.named.directories) {
+      const real = this.realPaths.orSelf(d);
+      dirs.add(real);
+      const named = logical.get(d);
+      if (named !== undefined && !logical.has(real)) logical.set(real, named);
+    }
+    return (this.withRealPaths = { directories: [...dirs], logical });
+  }
+
+  realPath(absPath: string): string {
+    return this.realPaths.orSelf(absPath);
+  }
 }
 
 /**
@@ -43,8 +76,8 @@ export interface AccessFileScope {
  */
 export function logicalDirectory(scope: AccessFileScope, diskDir: string): string {
   let best: { disk: string; logical: string } | null = null;
-  const real = realPathOrSelf(diskDir);
-  for (const [disk, logical] of scope.logical) {
+  const real = scope.realPath(diskDir);
+  for (const [disk, logical] of scope.resolved.logical) {
     for (const candidate of [diskDir, real]) {
       if (isWithin(disk, candidate) && (!best || disk.length > best.disk.length)) {
         const rel = path.relative(disk, candidate);
@@ -55,7 +88,13 @@ export function logicalDirectory(scope: AccessFileScope, diskDir: string): strin
   return best ? best.logical : diskDir;
 }
 
-export function accessFileScope(mainPath: string, files: readonly FileFacts[], ctx: IncludeContext, options: { fragment?: boolean } = {}): AccessFileScope {
+export function accessFileScope(
+  mainPath: string,
+  files: readonly FileFacts[],
+  ctx: IncludeContext,
+  realPaths: RealPaths,
+  options: { fragment?: boolean } = {},
+): AccessFileScope {
   const names: string[] = [];
   let set = false;
   // a fragment serves only the directories it names, not the directory it was found in
@@ -98,36 +137,20 @@ export function accessFileScope(mainPath: string, files: readonly FileFacts[], c
     }
   }
   if (!set) names.push(DEFAULT_ACCESS_FILE_NAME);
-  // a scan may meet a directory under a symlinked path or under its real one
-  for (const d of [...dirs]) {
-    const real = realPathOrSelf(d);
-    dirs.add(real);
-    const named = logical.get(d);
-    if (named !== undefined && !logical.has(real)) logical.set(real, named);
-  }
-  return { names, directories: [...dirs], logical };
-}
-
-/** Whether `absPath` (as found) is a per-directory file the scope names. */
-export function isAccessFileOf(absPath: string, scope: AccessFileScope): boolean {
-  return scope.names.some((name) => {
-    const dir = accessFileDirectory(absPath, name);
-    if (dir === null) return false;
-    const real = realPathOrSelf(dir);
-    return scope.directories.some((d) => isWithin(d, dir) || isWithin(d, real));
-  });
+  return new AccessFileScope(names, { directories: [...dirs], logical }, realPaths);
 }
 
 /**
- * isAccessFileOf over many servers' scopes at once, for every file of a scan: a path is looked up
+ * Which server reads a per-directory file, over many servers' scopes at once, for every file of a scan: a path is looked up
  * by its last component among the names the scopes give (httpd opens `<dir>/<name>` literally),
  * so a fleet's thousands of files are not each checked against every server.
  */
 export class AccessFileIndex {
   private readonly byLastComponent = new Map<string, { name: string; scope: AccessFileScope }[]>();
-  private readonly realPaths = new Map<string, string>();
-
-  constructor(order: readonly AccessFileScope[]) {
+  constructor(
+    order: readonly AccessFileScope[],
+    private readonly realPaths: RealPaths,
+  ) {
     for (const scope of order) {
       for (const name of scope.names) {
         const last = name.split('/').filter((c) => c !== '').pop();
@@ -151,9 +174,8 @@ export class AccessFileIndex {
     for (const { name, scope } of candidates) {
       const dir = accessFileDirectory(absPath, name);
       if (dir === null) continue;
-      let real = this.realPaths.get(dir);
-      if (real === undefined) this.realPaths.set(dir, (real = realPathOrSelf(dir)));
-      if (scope.directories.some((d) => isWithin(d, dir) || isWithin(d, real as string))) return { scope, dir };
+      const real = this.realPaths.orSelf(dir);
+      if (scope.resolved.directories.some((d) => isWithin(d, dir) || isWithin(d, real))) return { scope, dir };
     }
     return null;
   }
@@ -164,12 +186,4 @@ function isWithin(dir: string, target: string): boolean {
   if (target === dir) return true;
   const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
   return target.startsWith(prefix);
-}
-
-function realPathOrSelf(p: string): string {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return p;
-  }
 }

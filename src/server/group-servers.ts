@@ -31,6 +31,7 @@ import { comparePaths } from './display-path';
 import { FileRegistry, FoundFile } from './file-registry';
 import { isHtaccess, isMainConfigName } from './file-names';
 import { AccessFileIndex, AccessFileScope, accessFileScope, logicalDirectory } from './access-file-scope';
+import { RealPaths } from './real-paths';
 import { includeContextFor } from './include-context';
 import { BINARY_MESSAGE } from './read-source';
 import { IncludeContext, Problem, followIncludes, hasServerDirectives } from './resolve-includes';
@@ -80,6 +81,7 @@ export function groupServers(input: GroupInput): Grouping {
   const contextMains = [...new Set(input.context ?? [])];
   const candidates = [...new Set([...contextMains, ...input.found.filter(isMainCandidate)])];
   const isCandidate = new Set(candidates);
+  const directoryRealPaths = new RealPaths();
   const closures = new Map<FoundFile, Candidate>();
   for (const candidate of candidates) {
     const ctx = includeContextFor(candidate, input.serverRootOverride);
@@ -140,9 +142,9 @@ export function groupServers(input: GroupInput): Grouping {
 
   // per-directory files of the servers (before the tree's other files: a name AccessFileName gives is not a config file)
   for (const a of assemblies) {
-    if (a.main && a.ctx) a.accessFiles = accessFileScope(a.main.preferredPath, a.files.map((x) => x.file.facts), a.ctx);
+    if (a.main && a.ctx) a.accessFiles = accessFileScope(a.main.preferredPath, a.files.map((x) => x.file.facts), a.ctx, directoryRealPaths);
   }
-  attachPerDirectoryFiles(assemblies, input, members, errors, skipped);
+  attachPerDirectoryFiles(assemblies, input, members, errors, skipped, directoryRealPaths);
 
   // config files below a server's ServerRoot that no line names: as if included at the end of its main
   const loose = () => input.found.filter((f) => !members.has(f)).sort(byPath);
@@ -169,8 +171,8 @@ export function groupServers(input: GroupInput): Grouping {
       context.files.push({ file: f, role: 'included' });
       context.includes.set(f, []);
     }
-    context.accessFiles = accessFileScope(context.main.preferredPath, context.files.map((x) => x.file.facts), context.ctx);
-    attachPerDirectoryFiles([context], input, members, errors, skipped);
+    context.accessFiles = accessFileScope(context.main.preferredPath, context.files.map((x) => x.file.facts), context.ctx, directoryRealPaths);
+    attachPerDirectoryFiles([context], input, members, errors, skipped, directoryRealPaths);
   }
 
   // fragments, and the per-directory files below the directories they name
@@ -178,7 +180,7 @@ export function groupServers(input: GroupInput): Grouping {
     if (namesOf(f).some(isHtaccess)) continue;
     members.add(f);
     const fragment: Assembly = { main: null, ctx: null, context: false, files: [{ file: f, role: 'fragment' }], includes: new Map([[f, []]]), accessFiles: null };
-    fragment.accessFiles = accessFileScope(f.preferredPath, [f.facts], literalContext(f), { fragment: true });
+    fragment.accessFiles = accessFileScope(f.preferredPath, [f.facts], literalContext(f), directoryRealPaths, { fragment: true });
     assemblies.push(fragment);
   }
   attachPerDirectoryFiles(
@@ -187,6 +189,7 @@ export function groupServers(input: GroupInput): Grouping {
     members,
     errors,
     skipped,
+    directoryRealPaths,
   );
   for (const f of loose()) {
     members.add(f);
@@ -220,10 +223,17 @@ export function groupServers(input: GroupInput): Grouping {
  * directory it is read for; files a scan met under other names are read only when some server's
  * AccessFileName names them.
  */
-function attachPerDirectoryFiles(assemblies: readonly Assembly[], input: GroupInput, members: Set<FoundFile>, errors: Problem[], skipped: Problem[]): void {
+function attachPerDirectoryFiles(
+  assemblies: readonly Assembly[],
+  input: GroupInput,
+  members: Set<FoundFile>,
+  errors: Problem[],
+  skipped: Problem[],
+  realPaths: RealPaths,
+): void {
   const withScope = assemblies.filter((a) => a.accessFiles !== null);
   if (withScope.length === 0) return;
-  const index = new AccessFileIndex(withScope.map((a) => a.accessFiles as AccessFileScope));
+  const index = new AccessFileIndex(withScope.map((a) => a.accessFiles as AccessFileScope), realPaths);
   const owners = new Map<AccessFileScope, Assembly>(withScope.map((a) => [a.accessFiles as AccessFileScope, a]));
   const place = (f: FoundFile, absPath: string): boolean => {
     const owner = index.owner(absPath);
