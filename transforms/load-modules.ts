@@ -151,20 +151,20 @@ function directiveNeeds(files: readonly SourceFile[], present: ReadonlySet<strin
       for (const node of walk(file.tree)) {
         if (node.kind !== 'directive' && node.kind !== 'section') continue;
         if (isTwoTwoOnly(node) || !ifModulesHold(node, on)) continue;
-        const where = `line ${node.line} of ${file.displayPath}`;
-        const needs: Need[] = [];
+        // reasons are written only for what gets planned: most lines need nothing new
+        const plan = (module: string, reason: () => string): void => {
+          if (ALWAYS_BUILTIN.has(module) || have.has(module) || isMpm(module)) return;
+          planned.set(module, reason());
+          have.add(module);
+          on.add(module);
+        };
+        const where = () => `line ${node.line} of ${file.displayPath}`;
         if (node.kind === 'directive') {
           const module = definingModule(node.name, have, mpm);
-          if (module) needs.push({ module, reason: `${node.name} (${where}) is defined by mod_${module}` });
-          needs.push(...argumentNeeds(node).map((n) => ({ module: n.module, reason: `${n.reason} (${where})` })));
+          if (module) plan(module, () => `${node.name} (${where()}) is defined by mod_${module}`);
+          for (const n of argumentNeeds(node)) plan(n.module, () => `${n.reason} (${where()})`);
         } else if (!node.is('IfModule')) {
-          needs.push(...sectionNeeds(node as Section).map((n) => ({ module: n.module, reason: `${n.reason} (${where})` })));
-        }
-        for (const need of needs) {
-          if (ALWAYS_BUILTIN.has(need.module) || have.has(need.module) || isMpm(need.module)) continue;
-          planned.set(need.module, need.reason);
-          have.add(need.module);
-          on.add(need.module);
+          for (const n of sectionNeeds(node as Section)) plan(n.module, () => `${n.reason} (${where()})`);
         }
       }
     }

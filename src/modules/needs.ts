@@ -80,6 +80,17 @@ const SCHEMES: Readonly<Record<string, string>> = {
 
 const SOCACHE_DIRECTIVES = new Set(['sslsessioncache', 'sslstaplingcache', 'authncachesocache', 'cachesocache', 'sslocspresponsecache'.toLowerCase()]);
 const URL_DIRECTIVES = new Set(['proxypass', 'proxypassmatch', 'balancermember', 'proxyremote', 'proxyremotematch', 'proxyset']);
+/** The directives whose arguments argumentNeeds reads (the rest need only their defining module). */
+const ARGUMENT_DIRECTIVES = new Set([
+  'require',
+  'authtype',
+  'authbasicprovider',
+  'authdigestprovider',
+  'authformprovider',
+  'cacheenable',
+  ...SOCACHE_DIRECTIVES,
+  ...URL_DIRECTIVES,
+]);
 
 function balancerNeeds(what: string): Need[] {
   return [
@@ -88,11 +99,11 @@ function balancerNeeds(what: string): Need[] {
   ];
 }
 
-function lbmethodNeeds(values: readonly string[], what: string): Need[] {
+function lbmethodNeeds(values: readonly string[], what: () => string): Need[] {
   const out: Need[] = [];
   for (const v of values) {
     const m = /^lbmethod=(\w+)$/i.exec(v);
-    if (m) out.push({ module: `lbmethod_${m[1].toLowerCase()}`, reason: `${what} uses lbmethod=${m[1]}` });
+    if (m) out.push({ module: `lbmethod_${m[1].toLowerCase()}`, reason: `${what()} uses lbmethod=${m[1]}` });
   }
   return out;
 }
@@ -113,9 +124,10 @@ export function sectionNeeds(section: Section): Need[] {
 
 /** Modules an argument of a directive names (providers, schemes, cache types); the defining module is not included. */
 export function argumentNeeds(d: Directive): Need[] {
-  const name = d.name.toLowerCase();
+  const name = d.lowerName;
+  if (!ARGUMENT_DIRECTIVES.has(name)) return [];
   const values = d.values;
-  const what = `${d.name} ${values.join(' ')}`.trim();
+  const what = () => `${d.name} ${values.join(' ')}`.trim();
   const out: Need[] = [];
   if (name === 'require') {
     const words = values[0]?.toLowerCase() === 'not' ? values.slice(1) : values;
@@ -145,14 +157,14 @@ export function argumentNeeds(d: Directive): Need[] {
     for (const url of urls) {
       const scheme = url.slice(0, url.indexOf(':')).toLowerCase();
       if (scheme === 'balancer') {
-        if (name !== 'balancermember' && name !== 'proxyset') out.push(...balancerNeeds(what));
+        if (name !== 'balancermember' && name !== 'proxyset') out.push(...balancerNeeds(what()));
         continue;
       }
       const module = SCHEMES[scheme];
       if (module) out.push({ module, reason: `${d.name} to ${scheme}:// needs mod_${module}` });
     }
     if (name === 'balancermember') {
-      out.push(...balancerNeeds(what), {
+      out.push(...balancerNeeds(what()), {
         module: 'lbmethod_byrequests',
         reason: `${d.name}: the default lbmethod byrequests is a module in 2.4 (start-up fails with AH02432 without it)`,
       });
