@@ -21,6 +21,13 @@
  *    Satisfy Any, and one under AllowOverride Limit. Baseline as in 1. Negative control: the
  *    migrated tree without the authn_core line the planner wrote for the .htaccess files answers
  *    500 there.
+ * 5. A <Location> with authentication only (AuthType + Require, no Order/Allow/Deny) below host
+ *    rules that depend on the request: the document root allows everyone, a <Directory> below it
+ *    a few addresses, an aliased directory all but one, and `<FilesMatch "^\.ht">` denies
+ *    everyone (every stock 2.2 config has it). 2.2 joins whichever host rules apply with the
+ *    Location's Require; the migration writes `AuthMerging And` there. Baseline as in 1. Negative
+ *    control: the migrated tree without its AuthMerging lines (the Location's Require alone) is
+ *    caught as widened (a valid user gets /private/.htsecret).
  *
  * Scenario 1 and 2 need the URL-space model (which <Location> meets which <Directory>): until it
  * is in, the handlers may be kept on mod_access_compat (`access-kept`).
@@ -484,5 +491,132 @@ describe('4. .htaccess-only authentication', () => {
     const failed = control.mismatches.filter((o) => o.migrated === 500);
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.every((o) => /\/(valid|alice|either)\//.test(o.request))).toBe(true);
+  });
+});
+
+// ------------------------------------------------------------------ 5. authentication-only <Location> below varying host rules
+
+const AUTH = (realm: string) => [`    AuthType Basic`, `    AuthName "${realm}"`, '    AuthUserFile "{{ROOT}}/conf/user.passwd"'];
+
+const AUTH_LOCATION_22 = [
+  'ServerRoot "{{ROOT}}"',
+  ...['authz_host', 'authn_file', 'authz_user', 'auth_basic', 'alias', 'dir', 'mime'].map(LOAD),
+  'User www-data',
+  'Group www-data',
+  'ServerName 127.0.0.1',
+  'TypesConfig conf/mime.types',
+  'DocumentRoot "{{ROOT}}/htdocs"',
+  '',
+  '<Directory />',
+  '    AllowOverride None',
+  '    Order deny,allow',
+  '    Deny from all',
+  '</Directory>',
+  '<Directory "{{ROOT}}/htdocs">',
+  '    AllowOverride None',
+  '    Order allow,deny',
+  '    Allow from all',
+  '</Directory>',
+  '<Directory "{{ROOT}}/htdocs/office">',
+  '    Order deny,allow',
+  '    Deny from all',
+  '    Allow from 127.0.0.5 127.0.1',
+  '</Directory>',
+  'Alias /tools "{{ROOT}}/tools"',
+  '<Directory "{{ROOT}}/tools">',
+  '    Order allow,deny',
+  '    Allow from all',
+  '    Deny from 127.1.2.3',
+  '</Directory>',
+  '',
+  '# authentication only: the host rules come from whichever section above applies',
+  '<Location /private>',
+  ...AUTH('private'),
+  '    Require valid-user',
+  '</Location>',
+  '<Location /office>',
+  ...AUTH('office'),
+  '    Require valid-user',
+  '</Location>',
+  '<Location /tools>',
+  ...AUTH('tools'),
+  '    Require user alice',
+  '</Location>',
+  '',
+  '<FilesMatch "^\\.ht">',
+  '    Order allow,deny',
+  '    Deny from all',
+  '    Satisfy All',
+  '</FilesMatch>',
+  '',
+].join('\n');
+
+const AUTH_LOCATION_FILES = {
+  'conf/httpd.conf': AUTH_LOCATION_22,
+  'conf/mime.types': '',
+  'htdocs/index.html': 'home\n',
+  'htdocs/private/page.html': 'private\n',
+  'htdocs/private/.htsecret': 'never served\n',
+  'htdocs/office/page.html': 'office\n',
+  'htdocs/office/.htsecret': 'never served\n',
+  'tools/tool.txt': 'a tool\n',
+  'tools/.htaccess': 'never served\n',
+};
+
+const AUTH_LOCATION_PROBES: Probe[] = ['/', '/private/page.html', '/private/.htsecret', '/office/page.html', '/office/.htsecret', '/tools/tool.txt', '/tools/.htaccess', '/elsewhere'].map(
+  (p) => ({ path: p }),
+);
+
+describe('5. an authentication-only <Location> below host rules that depend on the request', () => {
+  let sides: SmallSides;
+  let result: Result;
+  let control: Result;
+  let merging: string[] = [];
+
+  beforeAll(async () => {
+    sides = await smallSides('codemod-layout-auth-location-', AUTH_LOCATION_FILES, { 'conf/user.passwd': htpasswdText() });
+    // negative control: the migrated tree without AuthMerging And (the Location's Require alone)
+    const alone = path.join(sides.work, 'alone', 'tree');
+    copyTree(sides.mig, alone);
+    const conf = path.join(alone, 'conf/httpd.conf');
+    const lines = fs.readFileSync(conf, 'latin1').split(sides.mig).join(alone).split('\n');
+    merging = lines.filter((l) => /^\s*AuthMerging And\s*$/.test(l));
+    fs.writeFileSync(conf, lines.filter((l) => !/^\s*AuthMerging And\s*$/.test(l)).join('\n'));
+    makeReadable(path.join(sides.work, 'alone'));
+    [result, control] = await compareSmall(sides, alone, [], AUTH_LOCATION_PROBES, ['authentication-only Locations', "negative control: the Locations' Require alone"]);
+  });
+
+  afterAll(() => sides && fs.rmSync(sides.work, { recursive: true, force: true }));
+
+  test('every scope migrates: each Location gets AuthMerging And and its own Require, nothing is kept', () => {
+    const m = sides.migration;
+    expect(m.errors).toEqual([]);
+    expect(codes(m, 'access-kept')).toEqual([]);
+    expect(oldAccessLines(sides.mig)).toEqual([]);
+    expect(loadsAccessCompat(sides.mig)).toEqual([]);
+    expect(merging).toHaveLength(3);
+    const conf = fs.readFileSync(path.join(sides.mig, 'conf/httpd.conf'), 'latin1');
+    expect(conf).toMatch(/<Location \/tools>\n(?: {4}Auth\w+ [^\n]*\n){3} {4}AuthMerging And\n {4}Require user alice\n<\/Location>/);
+  });
+
+  test('every request answers as on 2.2; nothing widened', () => {
+    expectNoDifference(result, AUTH_LOCATION_PROBES.length * 32);
+    const expected = {
+      'GET /private/page.html from 127.1.2.3 as none': 401,
+      'GET /private/page.html from 127.1.2.3 as bob': 200,
+      'GET /private/.htsecret from 127.0.0.1 as alice': 403,
+      'GET /office/page.html from 127.0.0.1 as alice': 403,
+      'GET /office/page.html from 127.0.1.9 as alice': 200,
+      'GET /tools/tool.txt from 127.0.0.1 as bob': 401,
+      'GET /tools/tool.txt from 127.0.0.1 as alice': 200,
+      'GET /tools/tool.txt from 127.1.2.3 as alice': 403,
+    };
+    expect(answersOf(result, expected)).toEqual(expected);
+  });
+
+  test("negative control: the Locations' Require alone lets valid users past the host rules", () => {
+    expect(control.error).toBeUndefined();
+    expect(control.widened.length).toBeGreaterThan(0);
+    expect(control.observations.find((o) => o.request === 'GET /private/.htsecret from 127.0.0.1 as alice')).toMatchObject({ baseline: 403, migrated: 200 });
   });
 });

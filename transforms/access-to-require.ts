@@ -39,7 +39,7 @@ import { wrapperVerdict } from '../src/semantics/access/wrappers';
 import { answerChange, changeQuery } from '../src/semantics/access/answer-change';
 import { where } from '../src/semantics/access/chain-options';
 import { Pin, contain } from '../src/semantics/access/containment';
-import { Plan, PlanContext, compatOf, planBoth, planOld, styleOf } from '../src/semantics/access/plan-scope';
+import { Plan, PlanContext, compatOf, planAndMerge, planBoth, planOld, styleOf } from '../src/semantics/access/plan-scope';
 import { AccessScope, SectionMeetings, collectScopes, mayPrecede } from '../src/semantics/access/scopes';
 import { describeRequest } from '../src/semantics/access/witness';
 import { emitRequire } from '../src/semantics/access/emit';
@@ -175,7 +175,8 @@ function rewriteScope(plan: Plan, ctx: TransformContext): void {
   // nested lines take the indentation step the scope itself uses (files may mix tabs and spaces)
   const unit = localUnit(anchor ?? outer[0], container);
   const indented = (lines: { text: string; depth: number }[], extra = 0) => lines.map((l) => ({ text: unit.repeat(l.depth + extra) + l.text, depth: 0 }));
-  const block = indented(plan.inherit ? [] : plan.tree ? emitRequire(plan.tree) : [{ text: 'Require all granted', depth: 0 }]);
+  const merging = plan.mergeWith === 'and' ? [{ text: 'AuthMerging And', depth: 0 }] : [];
+  const block = indented(plan.inherit ? [] : [...merging, ...(plan.tree ? emitRequire(plan.tree) : [{ text: 'Require all granted', depth: 0 }])]);
   const dual = !plan.inherit && !!ctx.options.dualSyntax && anchor !== undefined && outer.every((u) => u.parent === anchor.parent && !has24Syntax(u));
   if (dual && anchor) {
     const pair = [
@@ -232,7 +233,11 @@ function rewriteScope(plan: Plan, ctx: TransformContext): void {
     'access-migrated',
     plan.inherit
       ? 'old access lines removed: read as 2.2 rules they set nothing this section does not inherit from the 2.4 sections above it'
-      : `access rules rewritten as Require (${summary})${dual ? '; the 2.2 rules are kept for 2.2 in <IfModule !mod_authz_core.c>' : ''}`,
+      : `access rules rewritten as Require (${summary})` +
+          (plan.mergeWith === 'and'
+            ? ', combined with the Require rules of the sections above it (AuthMerging And): 2.2 combined their Order/Allow/Deny with this Require, whichever of them applied to the request'
+            : '') +
+          (dual ? '; the 2.2 rules are kept for 2.2 in <IfModule !mod_authz_core.c>' : ''),
     'info',
   );
   for (const note of plan.notes) ctx.noteIn(scope.file, anchorNode(scope), 'access-review', note, 'review');
@@ -358,7 +363,7 @@ function afterData(plans: ReadonlyMap<AccessScope, Plan>, kept: ReadonlySet<Acce
     if (!plan || kept.has(s)) return compatOf(s);
     const authType = s.read.rules.authType;
     if (plan.inherit) return { record: null, authz: { op: s.authz.op, tree: s.authz.tree }, authType };
-    return { record: null, authz: { op: null, tree: plan.tree }, authType };
+    return { record: null, authz: { op: plan.mergeWith ?? null, tree: plan.tree }, authType };
   };
 }
 
@@ -438,16 +443,40 @@ function migrateAccess(files: readonly SourceFile[], space: SectionMeetings | nu
     if (typeof plan === 'string') reasons.set(scope, plan);
     else plans.set(scope, plan);
   }
-  const { kept, pins, because } = contain({
-    scopes,
-    targets: new Set(targets),
-    unplannable: new Set(reasons.keys()),
-    migratedTree: (s) => {
-      const plan = plans.get(s);
-      return !plan || plan.inherit ? null : (plan.tree ?? GRANTED);
-    },
-    where,
-  });
+  // a Require whose host rules come from different sections on different requests: combined with them in 2.4
+  const merged = new Map<AccessScope, string>();
+  for (const [scope, reason] of [...reasons]) {
+    const plan = planAndMerge(scope, planContext, plans);
+    if (typeof plan === 'string') continue;
+    plans.set(scope, plan);
+    reasons.delete(scope);
+    merged.set(scope, reason);
+  }
+  const containFor = () =>
+    contain({
+      scopes,
+      targets: new Set(targets),
+      unplannable: new Set(reasons.keys()),
+      migratedTree: (s) => {
+        const plan = plans.get(s);
+        return !plan || plan.inherit ? null : (plan.tree ?? GRANTED);
+      },
+      where,
+    });
+  let containment = containFor();
+  // a scope combined with the Require blocks above it cannot be, where one of them stays on its old lines
+  for (let voided = true; voided; ) {
+    voided = false;
+    for (const [scope, reason] of merged) {
+      const plan = plans.get(scope);
+      if (!plan || containment.kept.has(scope) || !plan.relies?.some((r) => containment.kept.has(r))) continue;
+      plans.delete(scope);
+      reasons.set(scope, reason);
+      voided = true;
+    }
+    if (voided) containment = containFor();
+  }
+  const { kept, pins, because } = containment;
   for (const scope of targets) {
     if (!kept.has(scope)) continue;
     reportKept(scope, reasons.get(scope) ?? because.get(scope) ?? 'it meets a section that could not be migrated', scopes, ctx);

@@ -20,7 +20,7 @@
 // Debian layout (one-line mods-enabled/*.load files): new lines go after the `Include mods-enabled/*.load`.
 import { Directive, Node, NewLine, Section, ancestors, directives, insertAfter, insertBefore, replaceWith, splitLineEnd, walk } from '../src/cst';
 import { ALWAYS_BUILTIN, MAYBE_BUILTIN, MPMS, classify, dependencies, isMpm, readIfModule } from '../src/modules/knowledge';
-import { Need, argumentNeeds, sectionNeeds } from '../src/modules/needs';
+import { argumentNeeds, sectionNeeds } from '../src/modules/needs';
 import { HttpdProbe, probeHttpd } from '../src/modules/probe';
 import { directiveModules, moduleFile } from '../src/modules/table';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';

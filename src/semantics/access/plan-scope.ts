@@ -18,11 +18,11 @@
  * and the plan kept only when all agree.
  */
 import { ScopeCompat24, compatRecordOf, compileCompat24, mergeCompat24 } from './compat24';
-import { BARRIER, ChainQuery, PartRule, Sources, ambiguityReason, chainOptions } from './chain-options';
+import { BARRIER, ChainQuery, PartRule, Sources, ambiguityReason, chainOptions, holders, where } from './chain-options';
 import { compileEffective } from './compile';
 import { merge22 } from './merge22';
 import { isAllMethods } from './method-mask';
-import { AccessScope } from './scopes';
+import { AccessScope, mayPrecede } from './scopes';
 import { Effective22, RequireNode, ScopeRules22 } from './types';
 
 export type ScopeStyle = 'old' | 'new' | 'both' | 'plain' | 'none';
@@ -56,6 +56,12 @@ export interface Plan {
   readonly notes: readonly string[];
   /** The scope's own 2.4 Require lines are replaced too (a section holding both syntaxes). */
   readonly replacesAuthz: boolean;
+  /**
+   * `and`: `AuthMerging And` goes before the tree, which then holds only the scope's own Require
+   * (planAndMerge); the scopes whose Require blocks it is combined with are `relies`.
+   */
+  readonly mergeWith?: 'and';
+  readonly relies?: readonly AccessScope[];
 }
 
 const hasAuthoritative = (s: AccessScope) => Object.keys(s.read.rules.authoritative).length > 0;
@@ -165,6 +171,61 @@ function planRules(scope: AccessScope, rules: readonly ScopeRules22[], bounded: 
   const compiled = compileEffective(effective, universe);
   if ('unsupported' in compiled) return compiled.unsupported;
   return { scope, tree: compiled.tree, inherit: false, replacesAuthz: false, notes: [...notes, ...compiled.notes] };
+}
+
+/** Providers whose answer depends only on the client, its environment and the method, never on credentials. */
+const CREDENTIAL_FREE = new Set(['all', 'ip', 'host', 'forward-dns', 'env', 'method', 'local']);
+
+/** The tree answers every request without looking at who the user is. */
+export function credentialFree(tree: RequireNode | null): boolean {
+  if (tree === null) return true;
+  if (tree.kind === 'require') return CREDENTIAL_FREE.has(tree.provider);
+  return tree.children.every(credentialFree);
+}
+
+const HOLDS_ACCESS_RULES = (s: AccessScope): boolean => styleOf(s) !== 'none';
+
+const WITHOUT_HOST_RULES: Record<string, PartRule> = Object.fromEntries(Object.entries(PARTS22).filter(([part]) => part !== 'host rules (Order/Allow/Deny)'));
+
+/**
+ * A second chance for a 2.2-style scope that sets Require but inherits its host rules
+ * (Order/Allow/Deny), under Satisfy All, where which section it inherits them from depends on the
+ * request: a `<Location>` with authentication below a document root that allows everyone and a
+ * `<Files ~ "^\.ht">` that denies everyone, as in every stock 2.2 config. 2.2 answered
+ * host rules(nearest section that has them) AND this scope's Require. The migration writes
+ * `AuthMerging And` and this scope's own Require: 2.4 then answers (the Require block of the
+ * nearest section above that has one) AND (this Require). That is the same answer when every
+ * section that may come before this one on a request and holds access rules is migrated to a
+ * Require block that looks at no credentials: such a block is exactly its section's host rules
+ * (2.2 combined them with no Require, or with one that could not change the answer), and every
+ * section with host rules holds a block, so the nearest block carries the nearest host rules.
+ * `plans`: the scopes planned so far. Returns the plan, or why not.
+ */
+export function planAndMerge(scope: AccessScope, ctx: PlanContext, plans: ReadonlyMap<AccessScope, Plan>): Plan | string {
+  const rules = scope.read.rules;
+  if (ctx.fragment) return 'the sections above these files are not part of the run';
+  if (scope.read.unsupported) return scope.read.unsupported;
+  if (rules.host !== null || rules.requires === null || hasAuthoritative(scope) || scope.authz.has24) {
+    return 'only a section with a Require of its own and no Order/Allow/Deny can be combined with the sections above it';
+  }
+  // where the host rules come from is what AuthMerging And leaves to 2.4: the other parts must not depend on the request
+  const combos = chainOptions(scope, ctx.all, { ...cutQuery(), parts: WITHOUT_HOST_RULES });
+  if (typeof combos === 'string') return combos;
+  if (combos.some((c) => (c.get(BARRIER) ?? []).length > 0)) return 'a 2.4-style section lies above it';
+  const own: (Plan | string)[] = [];
+  for (const combo of combos) {
+    if (merge22([...rulesOf(combo), rules]).satisfy.some((x) => x.value === 'any')) return 'Satisfy Any joins its host rules and Require with OR';
+    own.push(planRules(scope, [...rulesOf(combo), rules], false, ctx.universe));
+  }
+  const plan = agree(own, 'its own Require differs with the request');
+  if (typeof plan === 'string') return plan;
+  const relies = holders(scope, ctx.all, HOLDS_ACCESS_RULES).filter((c) => c !== scope && mayPrecede(c, scope));
+  for (const c of relies) {
+    const above = plans.get(c);
+    if (!above || above.inherit || above.mergeWith) return `${where(c)}, which may come before it, is not migrated to a Require block of its own`;
+    if (!credentialFree(above.tree)) return `${where(c)}, which may come before it, requires authentication`;
+  }
+  return { ...plan, mergeWith: 'and', relies };
 }
 
 /** What one scope sets, as 2.4 + mod_access_compat reads it. */
