@@ -170,8 +170,10 @@ export function sourcesOf(combos: readonly Sources[]): AccessScope[] {
   return [...out];
 }
 
+const sameScopes = (a: readonly AccessScope[], b: readonly AccessScope[]) => a.length === b.length && a.every((s, i) => s === b[i]);
+
 export function ambiguityReason(combos: readonly Sources[]): string {
   const parts = new Set<string>();
-  for (const c of combos) for (const [part, list] of c) if (combos.some((d) => (d.get(part) ?? []).join() !== list.join())) parts.add(part);
+  for (const c of combos) for (const [part, list] of c) if (combos.some((d) => !sameScopes(d.get(part) ?? [], list))) parts.add(part);
   return `it may inherit ${[...parts].join(', ')} from ${sourcesOf(combos).map(where).join(', ')}, depending on the request, and the outcome differs; the migrated rules could not carry it`;
 }
