@@ -467,6 +467,12 @@ describeLayout(LAYOUTS.rhel, (get) => {
       expect(www.status).toBe(200);
       expect(www.body).toContain('rhel main index');
       expect((await request(port, '/favicon.ico', { host: 'www.example.com' })).status).toBe(404);
+      // the status board (AuthMerging And): a login, joined with the document root's and <Files ~ "^\.ht">'s rules
+      writeRunFile(run, '/var/www/html/board/index.html', HTML('board'));
+      writeRunFile(run, '/var/www/html/board/.htnotes', 'private\n');
+      expect((await request(port, '/board/', { host: 'www.example.com' })).status).toBe(401);
+      expect((await request(port, '/board/', { host: 'www.example.com', user: 'alice', password: 'wonderland' })).status).toBe(200);
+      expect((await request(port, '/board/.htnotes', { host: 'www.example.com', user: 'alice', password: 'wonderland' })).status).toBe(403);
 
       const intranet = 'intranet.example.com';
       const office = await request(port, '/', { host: intranet });
