@@ -231,6 +231,40 @@ function randomSection(r: Rng, k: Knobs, docroot: string, dirs: readonly string[
   return { open, name: kind, body, children };
 }
 
+/** The lines every generated main config starts with: ServerRoot, the 2.2 modules, the docroot, `SetEnvIf X-Trigger 1 trigger`. */
+export const SERVER_PREAMBLE: readonly string[] = [
+  'ServerRoot "{{ROOT}}"',
+  ...['authz_host', 'authn_file', 'authz_user', 'authz_groupfile', 'auth_basic', 'alias', 'dir', 'mime', 'setenvif'].map((m) => `LoadModule ${m}_module ${MODULES_DIR}/mod_${m}.so`),
+  'User www-data',
+  'Group www-data',
+  'ServerName 127.0.0.1',
+  'TypesConfig conf/mime.types',
+  'DocumentRoot "{{ROOT}}/htdocs"',
+  'DirectoryIndex index.html',
+  'SetEnvIf X-Trigger 1 trigger',
+];
+
+/** Every content file of a generated tree (each directory: f.txt, p.php, s.cgi, index.html), the password and group files, an empty mime.types. */
+export function contentFiles(): Record<string, string> {
+  const content: Record<string, string> = { 'conf/mime.types': '', 'conf/users': htpasswdText(), 'conf/groups': 'admins: alice\n' };
+  for (const d of [...HTDOCS_DIRS.map((x) => `htdocs/${x}`), 'htdocs', ...OTHER_DIRS.map((x) => `other${x ? `/${x}` : ''}`), ...VH1_DIRS.map((x) => `vh1${x ? `/${x}` : ''}`)])
+    for (const f of FILES.filter((x) => x)) content[`${d}/${f}`] = `${d}/${f}\n`;
+  return content;
+}
+
+/**
+ * A hand-written seed (a shrunk repro): `sections` after the preamble of conf/httpd.conf, the given
+ * per-directory files, and every request of paths × addresses × credentials × GET/POST.
+ */
+export function handSeed(seed: number, sections: readonly string[], perDirectory: Readonly<Record<string, string>>, paths: readonly string[]): FuzzSeed {
+  const tree = { ...contentFiles(), 'conf/httpd.conf': [`# access fuzz repro ${seed}`, ...SERVER_PREAMBLE, '', ...sections, ''].join('\n'), ...perDirectory };
+  const requests: RequestSpec[] = [];
+  for (const p of paths)
+    for (const address of FUZZ_ADDRESSES)
+      for (const credential of FUZZ_CREDENTIALS) for (const method of ['GET', 'POST'] as const) requests.push({ path: p, address, credential, method, trigger: false });
+  return { seed, kind: 'pure', original: tree, meaning: tree, hosts: [''], requests };
+}
+
 /** The seed `n`: a whole 2.2 server and the request sample. */
 export function generateSeed(n: number, requestCount = 360): FuzzSeed {
   const r = new Rng(n * 7919 + 17);
@@ -273,16 +307,8 @@ export function generateSeed(n: number, requestCount = 360): FuzzSeed {
 
   const main = (side: 'lines' | 'meaning') =>
     [
-      '# generated 2.2 server (access fuzz seed ' + n + ')',
-      'ServerRoot "{{ROOT}}"',
-      ...['authz_host', 'authn_file', 'authz_user', 'authz_groupfile', 'auth_basic', 'alias', 'dir', 'mime', 'setenvif'].map((m) => `LoadModule ${m}_module ${MODULES_DIR}/mod_${m}.so`),
-      'User www-data',
-      'Group www-data',
-      'ServerName 127.0.0.1',
-      'TypesConfig conf/mime.types',
-      'DocumentRoot "{{ROOT}}/htdocs"',
-      'DirectoryIndex index.html',
-      'SetEnvIf X-Trigger 1 trigger',
+      `# generated 2.2 server (access fuzz seed ${n})`,
+      ...SERVER_PREAMBLE,
       ...(withAlias && !vhosts.some((v) => v.alias) ? ['Alias /al "{{ROOT}}/other"'] : []),
       '',
       ...top.flatMap((s) => [...render(s, side, ''), '']),
@@ -298,9 +324,7 @@ export function generateSeed(n: number, requestCount = 360): FuzzSeed {
       ]),
     ].join('\n');
 
-  const content: Record<string, string> = { 'conf/mime.types': '', 'conf/users': htpasswdText(), 'conf/groups': 'admins: alice\n' };
-  for (const d of [...HTDOCS_DIRS.map((x) => `htdocs/${x}`), 'htdocs', ...OTHER_DIRS.map((x) => `other${x ? `/${x}` : ''}`), ...VH1_DIRS.map((x) => `vh1${x ? `/${x}` : ''}`)])
-    for (const f of FILES.filter((x) => x)) content[`${d}/${f}`] = `${d}/${f}\n`;
+  const content = contentFiles();
   const tree = (side: 'lines' | 'meaning'): Record<string, string> => ({
     ...content,
     'conf/httpd.conf': main(side),
@@ -452,16 +476,19 @@ export async function runSeed(seed: FuzzSeed, options: RunSeedOptions = {}): Pro
       await Promise.all(servers.map((s) => s.stop()));
     }
   }
+  if (base.todayDiffers > 0 && !findings.some((f) => f.includes('access-mixed-differs')))
+    problems.push(`${base.todayDiffers} requests answered differently from the mixed config on compat today, and no access-mixed-differs reported`);
   if (!options.keep && problems.length === 0 && base.mismatches.length === 0) fs.rmSync(work, { recursive: true, force: true });
   return { seed: seed.seed, kind: seed.kind, work, exit: first.status, stderr: first.stderr, findings, problems, ...base, requests: seed.requests.length };
 }
 
 /** One line per problem and mismatch of an outcome (for messages and the exploration log). */
 export function describeOutcome(o: FuzzOutcome, max = 10): string {
-  const lines = [`seed ${o.seed} (${o.kind}): ${o.mismatches.length}/${o.requests} mismatches, ${o.problems.length} problems, expected ${JSON.stringify(o.tally)}, work ${o.work}`];
-  for (const p of o.problems) lines.push(`  problem: ${p}`);
   const by = new Map<Verdict, FuzzMismatch[]>();
   for (const m of o.mismatches) by.set(m.verdict, [...(by.get(m.verdict) ?? []), m]);
+  const counts = [...by].map(([v, ms]) => `${v} ${ms.length}`).join(', ');
+  const lines = [`seed ${o.seed} (${o.kind}): ${o.mismatches.length}/${o.requests} mismatches${counts ? ` (${counts})` : ''}, ${o.problems.length} problems, expected ${JSON.stringify(o.tally)}, work ${o.work}`];
+  for (const p of o.problems) lines.push(`  problem: ${p}`);
   for (const [v, ms] of by) for (const m of ms.slice(0, max)) lines.push(`  ${v}: ${m.request}: expected ${m.expected}, migrated ${m.migrated}`);
   return lines.join('\n');
 }
