@@ -67,11 +67,24 @@ const REFUSED_LIMIT: FuzzSeed = handSeed(
   ['/a/', '/a/f.txt', '/b/', '/b/x/f.txt', '/'],
 );
 
-test.each([['Order/Allow/Deny in .htaccess under AllowOverride AuthConfig (2.2: 500)', REFUSED_LIMIT]])('repro: %s', async (_name, seed) => {
-  const [o] = await runAll([seed]);
+/**
+ * Seed 222: a 2.2 server without any access line (it loads mod_authz_host and the auth modules,
+ * but nothing uses them). The migration loaded the MPM but not mod_authz_core, and 2.4 without it
+ * answers 500 to every request (AH00025 "couldn't check user"); 2.2 served everything.
+ */
+const NO_ACCESS_LINES: FuzzSeed = handSeed(9002, ['<Directory "{{ROOT}}/htdocs/a">', '    Options None', '</Directory>'], {}, ['/', '/a/f.txt']);
+
+test('repro: Order/Allow/Deny in .htaccess under AllowOverride AuthConfig (2.2: 500)', async () => {
+  const [o] = await runAll([REFUSED_LIMIT]);
   expect(describeOutcome(o)).toBe(describeOutcome({ ...o, mismatches: [], problems: [] }));
   expect(o.tally['500']).toBeGreaterThan(0);
   expect(o.findings.filter((f) => f.includes('htaccess-refused-on-22')).length).toBe(2);
+});
+
+test('repro: a 2.2 server with no access lines still gets mod_authz_core (else 500 everywhere)', async () => {
+  const [o] = await runAll([NO_ACCESS_LINES]);
+  expect(describeOutcome(o)).toBe(describeOutcome({ ...o, mismatches: [], problems: [] }));
+  expect(o.tally).toEqual({ '200': NO_ACCESS_LINES.requests.length });
 });
 
 // ---------------------------------------------------------------- negative control

@@ -74,7 +74,7 @@ export const FUZZ_ADDRESSES = ['127.0.0.1', '127.0.0.5', '127.0.1.9', '127.1.2.3
 export const FUZZ_CREDENTIALS: readonly CredentialName[] = ['none', 'alice', 'bob', 'alice-bad'];
 export const FUZZ_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
-const ADDRESS_TERMS = ['127.0.0.1', '127.0.0.5', '127.0.0', '127.0.1.0/24', '127.0.0.0/255.255.255.0', '127.1', '127.0.0.0/16', '10.1.2.3'];
+const ADDRESS_TERMS = ['127.0.0.1', '127.0.0.5', '127.0.0', '127.0.0.', '127.0.1.9/32', '127.0.1.0/24', '127.0.0.0/255.255.255.0', '127.1', '127.0.0.0/16', '10.1.2.3'];
 const ALLOW_TERMS = [...ADDRESS_TERMS, 'all', 'all', 'env=trigger'];
 const REQUIRES = ['valid-user', 'user alice', 'user bob', 'user alice bob', 'group admins'];
 const OVERRIDES = ['None', 'Limit', 'AuthConfig', 'AuthConfig Limit', 'All', 'Limit AuthConfig Indexes'];
@@ -132,9 +132,11 @@ function accessBlock(r: Rng, k: Knobs, where: 'section' | 'htaccess'): Block {
     for (let i = 0; i < allows; i++) host.push(`Allow from ${r.some(ALLOW_TERMS, 1, 2).join(' ')}`);
     for (let i = 0; i < denies; i++) host.push(`Deny from ${r.some(ALLOW_TERMS, 1, 2).join(' ')}`);
     if (host.length === 0) host.push('Order allow,deny');
-    if (!explicit && r.chance(0.2)) {
+    if (!explicit && r.chance(0.25)) {
       const limit = r.pick(['Limit POST', 'Limit POST PUT DELETE', 'LimitExcept GET', 'Limit GET', 'LimitExcept GET POST']);
-      lines.push(`<${limit}>`, ...host.map((l) => `    ${l}`), `</${limit.split(' ')[0]}>`);
+      // part of the rules (or none) outside the method section, the rest inside
+      const outside = r.chance(0.4) ? host.slice(0, r.int(host.length)) : [];
+      lines.push(...outside, `<${limit}>`, ...host.slice(outside.length).map((l) => `    ${l}`), `</${limit.split(' ')[0]}>`);
     } else lines.push(...host);
   }
   let hasRequire = false;
@@ -153,7 +155,9 @@ function accessBlock(r: Rng, k: Knobs, where: 'section' | 'htaccess'): Block {
   }
   if (explicit && withHost) lines.push(`Satisfy ${hasRequire && r.chance(0.6) ? 'Any' : 'All'}`);
   if (lines.length === 0) lines.push(...host);
-  return { lines, meaning: lines };
+  // directive names as people write them: sometimes in lower case
+  const cased = r.chance(0.15) ? lines.map((l) => l.replace(/^(\s*<?\/?)(\w+)/, (_m, p: string, w: string) => p + w.toLowerCase())) : lines;
+  return { lines: cased, meaning: cased };
 }
 
 /** A 2.4-style block and the 2.2 host rules that mean the same (no authentication in mixed seeds). */
@@ -208,20 +212,26 @@ function randomSection(r: Rng, k: Knobs, docroot: string, dirs: readonly string[
   switch (kind) {
     case 'Directory': {
       const glob = r.chance(0.15);
-      open = glob ? `Directory "{{ROOT}}/${docroot}/*/x"` : `Directory "{{ROOT}}/${docroot}${dir ? `/${dir}` : ''}"`;
+      open = glob ? `Directory "{{ROOT}}/${docroot}/*/x"` : `Directory "{{ROOT}}/${docroot}${dir ? `/${dir}` : ''}${r.chance(0.15) ? '/' : ''}"`;
       if (r.chance(0.4)) body.unshift(plain(`AllowOverride ${r.pick(OVERRIDES)}`));
       if (r.chance(0.2)) children.push({ open: `Files "${r.pick(['f.txt', '*.php', 'index.html'])}"`, name: 'Files', body: [accessBlock(r, k, 'section')], children: [] });
       break;
     }
-    case 'DirectoryMatch':
-      open = `DirectoryMatch "${r.pick(['/a/(b|x)$', '/x$', '^/.*/b$', `/${docroot}/a`])}"`;
+    case 'DirectoryMatch': {
+      const re = r.pick(['/a/(b|x)$', '/x$', '^/.*/b$', `/${docroot}/a`]);
+      if (r.chance(0.3)) return { open: `Directory ~ "${re}"`, name: 'Directory', body, children };
+      open = `DirectoryMatch "${re}"`;
       break;
+    }
     case 'Location':
       open = `Location ${r.pick(['/a', '/a/b', '/b/x', '/al', '/', '/a/x/f.txt', '/b'])}`;
       break;
-    case 'LocationMatch':
-      open = `LocationMatch "${r.pick(['^/(a|b)/x', '\\.php$', '^/al/sub', '/b/'])}"`;
+    case 'LocationMatch': {
+      const re = r.pick(['^/(a|b)/x', '\\.php$', '^/al/sub', '/b/']);
+      if (r.chance(0.3)) return { open: `Location ~ "${re}"`, name: 'Location', body, children };
+      open = `LocationMatch "${re}"`;
       break;
+    }
     case 'Files':
       open = `Files "${r.pick(['f.txt', '*.php', 's.cgi', 'index.html'])}"`;
       break;
@@ -256,13 +266,24 @@ export function contentFiles(): Record<string, string> {
  * A hand-written seed (a shrunk repro): `sections` after the preamble of conf/httpd.conf, the given
  * per-directory files, and every request of paths × addresses × credentials × GET/POST.
  */
-export function handSeed(seed: number, sections: readonly string[], perDirectory: Readonly<Record<string, string>>, paths: readonly string[]): FuzzSeed {
-  const tree = { ...contentFiles(), 'conf/httpd.conf': [`# access fuzz repro ${seed}`, ...SERVER_PREAMBLE, '', ...sections, ''].join('\n'), ...perDirectory };
+export function handSeed(
+  seed: number,
+  sections: readonly string[],
+  perDirectory: Readonly<Record<string, string>>,
+  paths: readonly string[],
+  mixed?: { readonly meaning: readonly string[]; readonly hosts: readonly string[] },
+): FuzzSeed {
+  const main = (lines: readonly string[]) => [`# access fuzz repro ${seed}`, ...SERVER_PREAMBLE, '', ...lines, ''].join('\n');
+  const tree = { ...contentFiles(), 'conf/httpd.conf': main(sections), ...perDirectory };
+  const hosts = mixed?.hosts ?? [''];
   const requests: RequestSpec[] = [];
-  for (const p of paths)
-    for (const address of FUZZ_ADDRESSES)
-      for (const credential of FUZZ_CREDENTIALS) for (const method of ['GET', 'POST'] as const) requests.push({ path: p, address, credential, method, trigger: false });
-  return { seed, kind: 'pure', original: tree, meaning: tree, hosts: [''], requests };
+  for (const host of hosts)
+    for (const p of paths)
+      for (const address of FUZZ_ADDRESSES)
+        for (const credential of FUZZ_CREDENTIALS)
+          for (const method of ['GET', 'POST'] as const) requests.push({ path: p, ...(host ? { host } : {}), address, credential, method, trigger: false });
+  const meaning = mixed ? { ...tree, 'conf/httpd.conf': main(mixed.meaning) } : tree;
+  return { seed, kind: mixed ? 'mixed' : 'pure', original: tree, meaning, hosts, requests };
 }
 
 /** The seed `n`: a whole 2.2 server and the request sample. */
@@ -303,7 +324,11 @@ export function generateSeed(n: number, requestCount = 360): FuzzSeed {
   // .htaccess files
   const htaccess: Record<string, Block> = {};
   const candidates = ['htdocs/a', 'htdocs/a/b', 'htdocs/b', 'other', 'vh1', 'htdocs'];
-  for (const d of r.some(candidates, 0, 2)) htaccess[`${d}/.htaccess`] = accessBlock(r, knobs, 'htaccess');
+  for (const d of r.some(candidates, 0, 2)) {
+    const b = accessBlock(r, knobs, 'htaccess');
+    const files = r.chance(0.2) ? r.pick(['Files "f.txt"', 'FilesMatch "\\.(php|cgi)$"']) : null;
+    htaccess[`${d}/.htaccess`] = files ? { lines: [`<${files}>`, ...b.lines.map((l) => `    ${l}`), `</${files.split(' ')[0]}>`], meaning: [`<${files}>`, ...b.meaning.map((l) => `    ${l}`), `</${files.split(' ')[0]}>`] } : b;
+  }
 
   const main = (side: 'lines' | 'meaning') =>
     [
@@ -385,6 +410,8 @@ export interface FuzzOutcome {
   readonly mismatches: FuzzMismatch[];
   /** mixed seeds: requests where the migration answers differently from the mixed config on compat today. */
   readonly todayDiffers: number;
+  /** A few of them: request, today's status, the migrated one. */
+  readonly todayExamples: string[];
   readonly requests: number;
   /** How often the expected side answered each status (a seed that only ever answers one thing tests little). */
   readonly tally: Record<string, number>;
@@ -455,7 +482,7 @@ export async function runSeed(seed: FuzzSeed, options: RunSeedOptions = {}): Pro
   });
   const t = configtest(wrappers[1]);
   if (!t.ok) problems.push(`apache2 -t refused the migrated tree: ${t.output.trim().slice(0, 600)}`);
-  const base: { mismatches: FuzzMismatch[]; todayDiffers: number; tally: Record<string, number> } = { mismatches: [], todayDiffers: 0, tally: {} };
+  const base: { mismatches: FuzzMismatch[]; todayDiffers: number; todayExamples: string[]; tally: Record<string, number> } = { mismatches: [], todayDiffers: 0, todayExamples: [], tally: {} };
   if (problems.length === 0 || t.ok) {
     const servers: { stop(): Promise<void> }[] = [];
     try {
@@ -468,7 +495,7 @@ export async function runSeed(seed: FuzzSeed, options: RunSeedOptions = {}): Pro
         const migrated = statuses[n * k + 1];
         base.tally[String(expected)] = (base.tally[String(expected)] ?? 0) + 1;
         if (expected !== migrated) base.mismatches.push({ request: describeRequest(spec), expected, migrated, verdict: classify(expected, migrated) });
-        if (n === 3 && statuses[n * k + 2] !== migrated) base.todayDiffers++;
+        if (n === 3 && statuses[n * k + 2] !== migrated && base.todayDiffers++ < 5) base.todayExamples.push(`${describeRequest(spec)}: today ${statuses[n * k + 2]}, migrated ${migrated}`);
       });
     } catch (e) {
       problems.push(`server: ${(e as Error).message.slice(0, 800)}`);
@@ -477,7 +504,7 @@ export async function runSeed(seed: FuzzSeed, options: RunSeedOptions = {}): Pro
     }
   }
   if (base.todayDiffers > 0 && !findings.some((f) => f.includes('access-mixed-differs')))
-    problems.push(`${base.todayDiffers} requests answered differently from the mixed config on compat today, and no access-mixed-differs reported`);
+    problems.push(`${base.todayDiffers} requests answered differently from the mixed config on compat today, and no access-mixed-differs reported: ${base.todayExamples.join('; ')}`);
   if (!options.keep && problems.length === 0 && base.mismatches.length === 0) fs.rmSync(work, { recursive: true, force: true });
   return { seed: seed.seed, kind: seed.kind, work, exit: first.status, stderr: first.stderr, findings, problems, ...base, requests: seed.requests.length };
 }
