@@ -172,16 +172,22 @@ const LIMIT_WORD = /^(order|allow|deny)$/i;
  * migrated to Require under `AllowOverride AuthConfig` they would start to answer (measured E7).
  */
 export function refusedPerDirectoryFiles(server: ServerTree): Map<SourceFile, DirectorySection> {
+  return perDirectoryFilesWhere(server, (f, g) => {
+    if (g.allowOverrideList.length > 0 || g.conditional) return false;
+    const classes = grantedClasses(g.allowOverride[g.allowOverride.length - 1]);
+    return classes.size > 0 && !classes.has('limit') && limitClassLine(f.tree) !== null;
+  });
+}
+
+/** The server's per-directory files whose governing section (one that sets AllowOverride, after the migration) passes `test`, each with that section. */
+function perDirectoryFilesWhere(server: ServerTree, test: (file: SourceFile, governing: DirectorySection) => boolean): Map<SourceFile, DirectorySection> {
   const out = new Map<SourceFile, DirectorySection>();
   const perDirectory = server.files.filter((f) => f.role === 'htaccess' && f.directory !== undefined);
   if (perDirectory.length === 0) return out;
   const dirs = directorySections(server.files);
   for (const f of perDirectory) {
     const g = governingAfterMigration(server, dirs, f.directory as string);
-    if (g === null || g === 'default-all' || g.allowOverrideList.length > 0 || g.conditional) continue;
-    const classes = grantedClasses(g.allowOverride[g.allowOverride.length - 1]);
-    if (classes.size === 0 || classes.has('limit')) continue;
-    if (limitClassLine(f.tree)) out.set(f, g);
+    if (g !== null && g !== 'default-all' && test(f, g)) out.set(f, g);
   }
   return out;
 }
@@ -194,15 +200,8 @@ export function limitClassLine(tree: ConfigFile): Directive | null {
 
 /** Per-directory files that `AllowOverride None` keeps httpd from opening, each with the section that says so. */
 export function unreadPerDirectoryFiles(server: ServerTree): Map<SourceFile, DirectorySection> {
-  const out = new Map<SourceFile, DirectorySection>();
-  const perDirectory = server.files.filter((f) => f.role === 'htaccess' && f.directory !== undefined);
-  if (perDirectory.length === 0) return out;
-  const dirs = directorySections(server.files);
-  for (const f of perDirectory) {
-    const g = governingAfterMigration(server, dirs, f.directory as string);
-    if (g === null || g === 'default-all') continue;
+  return perDirectoryFilesWhere(server, (_f, g) => {
     const last = g.allowOverride[g.allowOverride.length - 1];
-    if (last !== undefined && grantedClasses(last).size === 0 && g.allowOverrideList.length === 0) out.set(f, g);
-  }
-  return out;
+    return last !== undefined && grantedClasses(last).size === 0 && g.allowOverrideList.length === 0;
+  });
 }
