@@ -262,28 +262,31 @@ export function contentFiles(): Record<string, string> {
   return content;
 }
 
+export interface HandSeedOptions {
+  /** The sections whose answers on compat are the expected ones (default: `sections`). */
+  readonly meaning?: readonly string[];
+  /** A mixed seed: the mixed config on compat is also served ("today"). */
+  readonly mixed?: boolean;
+  /** Host headers ('' = none). */
+  readonly hosts?: readonly string[];
+}
+
 /**
  * A hand-written seed (a shrunk repro): `sections` after the preamble of conf/httpd.conf, the given
- * per-directory files, and every request of paths × addresses × credentials × GET/POST.
+ * per-directory files, and every request of hosts × paths × addresses × credentials × GET/POST.
  */
-export function handSeed(
-  seed: number,
-  sections: readonly string[],
-  perDirectory: Readonly<Record<string, string>>,
-  paths: readonly string[],
-  mixed?: { readonly meaning: readonly string[]; readonly hosts: readonly string[] },
-): FuzzSeed {
+export function handSeed(seed: number, sections: readonly string[], perDirectory: Readonly<Record<string, string>>, paths: readonly string[], options: HandSeedOptions = {}): FuzzSeed {
   const main = (lines: readonly string[]) => [`# access fuzz repro ${seed}`, ...SERVER_PREAMBLE, '', ...lines, ''].join('\n');
   const tree = { ...contentFiles(), 'conf/httpd.conf': main(sections), ...perDirectory };
-  const hosts = mixed?.hosts ?? [''];
+  const hosts = options.hosts ?? [''];
   const requests: RequestSpec[] = [];
   for (const host of hosts)
     for (const p of paths)
       for (const address of FUZZ_ADDRESSES)
         for (const credential of FUZZ_CREDENTIALS)
           for (const method of ['GET', 'POST'] as const) requests.push({ path: p, ...(host ? { host } : {}), address, credential, method, trigger: false });
-  const meaning = mixed ? { ...tree, 'conf/httpd.conf': main(mixed.meaning) } : tree;
-  return { seed, kind: mixed ? 'mixed' : 'pure', original: tree, meaning, hosts, requests };
+  const meaning = options.meaning ? { ...tree, 'conf/httpd.conf': main(options.meaning) } : tree;
+  return { seed, kind: options.mixed ? 'mixed' : 'pure', original: tree, meaning, hosts, requests };
 }
 
 /** The seed `n`: a whole 2.2 server and the request sample. */
