@@ -33,7 +33,7 @@
 // `--dual-syntax` writes each migrated 2.2 scope as
 // `<IfModule mod_authz_core.c>` new rules `</IfModule>` +
 // `<IfModule !mod_authz_core.c>` old rules `</IfModule>`.
-import { Container, Node, Section, appendToFile, appendToSection, fileOf, indentUnit, indexInParent, insertBefore, remove, replaceWith } from '../src/cst';
+import { Container, Directive, Node, Section, appendToFile, appendToSection, fileOf, indentUnit, indexInParent, insertBefore, remove, replaceWith } from '../src/cst';
 import { ScopeCompat24 } from '../src/semantics/access/compat24';
 import { wrapperVerdict } from '../src/semantics/access/wrappers';
 import { answerChange, changeQuery } from '../src/semantics/access/answer-change';
@@ -47,7 +47,7 @@ import { RequireNode } from '../src/semantics/access/types';
 import { GRANTED } from '../src/semantics/access/require-tree';
 import { ServerTree, SourceFile } from '../src/server/types';
 import { buildUrlSpace } from '../src/semantics/url-space';
-import { directorySections, governingAfterMigration, unreadPerDirectoryFiles } from '../src/semantics/allow-override';
+import { directorySections, governingAfterMigration, limitClassLine, refusedPerDirectoryFiles, unreadPerDirectoryFiles } from '../src/semantics/allow-override';
 import { REQUIRE_24_PROVIDERS, readScopeRules } from '../src/semantics/access/read-rules';
 import { Transform, TransformContext } from './types';
 
@@ -506,9 +506,12 @@ export const accessToRequire: Transform = {
     // a per-directory file under AllowOverride None is never opened: no source of rules for its
     // neighbours; it is migrated on its own, so it is right once AllowOverride lets it in
     const unread = unreadPerDirectoryFiles(server);
+    // one holding Order/Allow/Deny where AllowOverride grants other classes but not Limit answered
+    // 500 on 2.2: migrated to Require (an AuthConfig directive) it would start to answer, perhaps 200
+    const refused = refusedPerDirectoryFiles(server);
     const fragment = server.main === null;
     const migrated = migrateAccess(
-      server.files.filter((f) => !unread.has(f)),
+      server.files.filter((f) => !unread.has(f) && !refused.has(f)),
       urlSpaceOf(server),
       fragment,
       ctx,
@@ -528,6 +531,18 @@ export const accessToRequire: Transform = {
         context ? 'review' : 'info',
       );
       migrateAccess([file], null, true, ctx);
+    }
+    for (const [file, g] of refused) {
+      const line = limitClassLine(file.tree) as Directive;
+      const ao = g.allowOverride[g.allowOverride.length - 1];
+      ctx.noteIn(
+        file,
+        line,
+        'htaccess-refused-on-22',
+        `"${line.name}" is a Limit directive, which "AllowOverride ${ao.values.join(' ')}" in <Directory ${g.section.values[0]}> (line ${g.section.line} of ${g.file.displayPath}) ` +
+          `did not allow: 2.2 answered 500 for every request this file applies to, and so will 2.4. Left as is (as Require lines, which that AllowOverride allows, it would start to answer)`,
+        'review',
+      );
     }
     if (fragment && migrated > 0) {
       const file = server.files[0];

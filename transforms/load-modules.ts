@@ -345,6 +345,10 @@ export const loadModules: Transform = {
           if (!present(dep) && !wanted.has(dep)) wanted.set(dep, { reason: `mod_${l.id} (loaded at line ${l.directive.line} of ${l.file.displayPath}) needs mod_${dep} on 2.4`, file: null });
         }
       }
+      // 2.2 checked access in its core; a 2.4 server without mod_authz_core answers 500 to every request
+      // (AH00025 "couldn't check user", measured on 2.4.71), access lines or not
+      if (!server.main?.writtenFor24 && !present('authz_core') && !wanted.has('authz_core'))
+        wanted.set('authz_core', { reason: '2.2 checked access in its core: without mod_authz_core httpd 2.4 answers 500 to every request (AH00025)', file: null });
     }
     const missing: string[] = [];
     const add = (id: string, depth: number) => {

@@ -130,7 +130,8 @@ export interface RequestSpec {
   host?: string;
   address: string;
   credential: CredentialName;
-  method: (typeof METHODS)[number];
+  /** GET and POST in the matrix; the access fuzzer also sends PUT and DELETE. */
+  method: (typeof METHODS)[number] | 'PUT' | 'DELETE';
   trigger: boolean;
 }
 
@@ -324,7 +325,7 @@ export function send(port: number, spec: RequestSpec, timeoutMs: number): Promis
     const cred = CREDENTIALS[spec.credential];
     if (cred) headers.Authorization = `Basic ${Buffer.from(`${cred.user}:${cred.password}`).toString('base64')}`;
     if (spec.trigger) headers['X-Trigger'] = '1';
-    const body = spec.method === 'POST' ? 'a=b' : undefined;
+    const body = spec.method === 'POST' || spec.method === 'PUT' ? 'a=b' : undefined;
     if (body !== undefined) {
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
       headers['Content-Length'] = String(Buffer.byteLength(body));

@@ -5,7 +5,7 @@
  * none: 2.2's default, All). Regex sections and <Location>/<Files> never count (AllowOverride is
  * ignored there).
  */
-import { Directive, Section, ancestors, directives, sections } from '../cst';
+import { ConfigFile, Directive, Section, ancestors, directives, sections, walk } from '../cst';
 import { ServerTree, SourceFile } from '../server/types';
 import { ifVersionHolds, isTwoTwoOnly } from './version-guards';
 import { globMatch } from './url-space/glob';
@@ -162,17 +162,46 @@ export function governingAfterMigration(server: ServerTree, dirs: readonly Direc
   return governing(dirs, dir);
 }
 
-/** Per-directory files that `AllowOverride None` keeps httpd from opening, each with the section that says so. */
-export function unreadPerDirectoryFiles(server: ServerTree): Map<SourceFile, DirectorySection> {
+/** Order/Allow/Deny (the Limit class) outside 2.2-only branches. */
+const LIMIT_WORD = /^(order|allow|deny)$/i;
+
+/**
+ * Per-directory files httpd reads but refuses on every request (500, "order not allowed here"):
+ * they hold Order/Allow/Deny where the governing AllowOverride grants some classes but not Limit
+ * (and no AllowOverrideList), each with the section that says so. 2.2 answered 500 for them;
+ * migrated to Require under `AllowOverride AuthConfig` they would start to answer (measured E7).
+ */
+export function refusedPerDirectoryFiles(server: ServerTree): Map<SourceFile, DirectorySection> {
+  return perDirectoryFilesWhere(server, (f, g) => {
+    if (g.allowOverrideList.length > 0 || g.conditional) return false;
+    const classes = grantedClasses(g.allowOverride[g.allowOverride.length - 1]);
+    return classes.size > 0 && !classes.has('limit') && limitClassLine(f.tree) !== null;
+  });
+}
+
+/** The server's per-directory files whose governing section (one that sets AllowOverride, after the migration) passes `test`, each with that section. */
+function perDirectoryFilesWhere(server: ServerTree, test: (file: SourceFile, governing: DirectorySection) => boolean): Map<SourceFile, DirectorySection> {
   const out = new Map<SourceFile, DirectorySection>();
   const perDirectory = server.files.filter((f) => f.role === 'htaccess' && f.directory !== undefined);
   if (perDirectory.length === 0) return out;
   const dirs = directorySections(server.files);
   for (const f of perDirectory) {
     const g = governingAfterMigration(server, dirs, f.directory as string);
-    if (g === null || g === 'default-all') continue;
-    const last = g.allowOverride[g.allowOverride.length - 1];
-    if (last !== undefined && grantedClasses(last).size === 0 && g.allowOverrideList.length === 0) out.set(f, g);
+    if (g !== null && g !== 'default-all' && test(f, g)) out.set(f, g);
   }
   return out;
+}
+
+/** The first Order/Allow/Deny line of a file (outside 2.2-only branches), if any. */
+export function limitClassLine(tree: ConfigFile): Directive | null {
+  for (const node of walk(tree)) if (node.kind === 'directive' && !isTwoTwoOnly(node) && LIMIT_WORD.test(node.name)) return node;
+  return null;
+}
+
+/** Per-directory files that `AllowOverride None` keeps httpd from opening, each with the section that says so. */
+export function unreadPerDirectoryFiles(server: ServerTree): Map<SourceFile, DirectorySection> {
+  return perDirectoryFilesWhere(server, (_f, g) => {
+    const last = g.allowOverride[g.allowOverride.length - 1];
+    return last !== undefined && grantedClasses(last).size === 0 && g.allowOverrideList.length === 0;
+  });
 }

@@ -11,7 +11,7 @@
  * sections the nearer section replaces the inherited rules, as 2.4 does by
  * default. Sources above the nearest barrier drop out of the chain.
  */
-import { AccessScope, mayPrecede, meeting, surelyPrecedes } from './scopes';
+import { AccessScope, filesContainers, mayPrecede, meeting, surelyPrecedes } from './scopes';
 
 export type Part = (scope: AccessScope) => boolean;
 
@@ -58,7 +58,19 @@ function mergedBefore(a: AccessScope, b: AccessScope): boolean | null {
   return null;
 }
 
-export const byOrder = (a: AccessScope, b: AccessScope): number => (surelyPrecedes(a, b) ? -1 : surelyPrecedes(b, a) ? 1 : a.order - b.order);
+export const byOrder = (a: AccessScope, b: AccessScope): number => {
+  if (surelyPrecedes(a, b)) return -1;
+  if (surelyPrecedes(b, a)) return 1;
+  // <Files> inside different <Directory> sections or per-directory files: in their containers' merge order
+  const containers = filesContainers(a, b);
+  if (containers) {
+    const [ca, cb] = containers;
+    const dirLike = (s: AccessScope) => s.kind === 'directory' || s.kind === 'htaccess';
+    if (dirLike(ca) !== dirLike(cb)) return dirLike(ca) ? 1 : -1;
+    return byOrder(ca, cb);
+  }
+  return a.order - b.order;
+};
 
 /** Where the URL space could not tell whether sections meet: the lines to blame, for findings. */
 function unknownCauses(scope: AccessScope, candidates: readonly AccessScope[]): string {

@@ -310,8 +310,26 @@ export function mayPrecede(a: AccessScope, b: AccessScope): boolean {
     return a.order < b.order;
   }
   if (disjointRegions(a, b)) return false;
+  const containers = filesContainers(a, b);
+  if (containers) {
+    const [ca, cb] = containers;
+    const first = ca.kind === 'directory' || ca.kind === 'htaccess' ? (cb.kind === 'directory' || cb.kind === 'htaccess') && mayPrecede(ca, cb) : true;
+    return first && overlap(a.path, b.path, true);
+  }
   // same rank, merged in config order: regex directories, files, locations
   return a.order < b.order && overlap(a.path, b.path, a.kind !== 'location');
+}
+
+/**
+ * Two <Files> sections whose containers differ and at least one of them is a <Directory> or a
+ * per-directory file: they are merged in their containers' order, not in config order (core merges
+ * a directory's <Files> list after its parent's: the server's and virtual host's own <Files> first,
+ * then those of each directory section as the directory walk merges it). Null otherwise.
+ */
+export function filesContainers(a: AccessScope, b: AccessScope): [AccessScope, AccessScope] | null {
+  if (a.kind !== 'files' || b.kind !== 'files' || !a.enclosing || !b.enclosing || a.enclosing === b.enclosing) return null;
+  const dirLike = (s: AccessScope) => s.kind === 'directory' || s.kind === 'htaccess';
+  return dirLike(a.enclosing) || dirLike(b.enclosing) ? [a.enclosing, b.enclosing] : null;
 }
 
 /** Whenever `b` applies to a request, `a` applies too and is merged before it. */
