@@ -178,10 +178,10 @@ test('known gap (as it stands; flip when fixed): AuthType without any Require in
 });
 
 /**
- * Seed 500, shrunk (not idempotent): the <Files> may or may not inherit the <DirectoryMatch>'s host
- * rules, so both are kept on compat, and the <DirectoryMatch> gets a pinned `Require all granted`
- * (access-kept-pinned: the migrated .htaccess above it now carries Require). A second run reads that
- * section as a mixed one (Require beside Deny) and migrates it as such (containment.ts, plan-scope.ts).
+ * Seed 500, shrunk: the <Files> may or may not inherit the <DirectoryMatch>'s host rules. Both used
+ * to be kept on compat, the <DirectoryMatch> with a pinned `Require all granted`, which a second
+ * run read as a mixed section and migrated (not idempotent). The <Files> now gets AuthMerging And.
+ * The same shape with `Satisfy Any` (KEPT_PIN_RERUN_ANY) cannot be carried that way and still is.
  */
 const KEPT_PIN_RERUN: FuzzSeed = handSeed(
   9501,
@@ -193,12 +193,34 @@ const KEPT_PIN_RERUN: FuzzSeed = handSeed(
   ['/'],
 );
 
-test('known gap (as it stands; flip when fixed): a kept scope with a pinned Require is migrated by a second run', async () => {
+const KEPT_PIN_RERUN_ANY: FuzzSeed = handSeed(
+  9502,
+  [
+    '<Directory "{{ROOT}}/htdocs/a/x">', '    <Files "*.php">', '        AuthType Basic', '        AuthName "x"', '        AuthUserFile "{{ROOT}}/conf/users"', '        Require user alice', '        Satisfy Any', '    </Files>', '</Directory>',
+    '<VirtualHost *>', '    <DirectoryMatch "/a/(b|x)$">', '        Deny from 127.0.0.0/16', '    </DirectoryMatch>', '</VirtualHost>',
+  ],
+  { 'vh1/.htaccess': 'Order deny,allow\nAllow from 127.0.0\n' },
+  ['/'],
+);
+
+test('known gap (as it stands; flip when fixed): a kept section whose Satisfy Any resets its host rules on compat is migrated by a second run', async () => {
+  // the first run keeps the <Files> (manual: access-kept + access-compat-hazard) and migrates the sections above it;
+  // the second run reads the kept <Files> below 2.4-style sections and migrates it by the boundary rule
+  const o = await runSeed(KEPT_PIN_RERUN_ANY);
+  fs.rmSync(o.work, { recursive: true, force: true });
+  expect(o.mismatches).toEqual([]);
+  expect(o.findings.filter((f) => /^manual (access-kept|access-compat-hazard) conf\/httpd.conf:21 /.test(f)).length).toBe(2);
+  expect(o.problems.map((p) => p.split('\n')[0])).toEqual(['not idempotent: second run --check exit 1: would change: conf/httpd.conf']);
+});
+
+test('repro (seed 500, fixed by AuthMerging And): a <Files> with its own Require and host rules from a <DirectoryMatch> that applies to some requests migrates, and a second run changes nothing', async () => {
+  // it used to stay on compat with a pinned `Require all granted` in the DirectoryMatch, which a second run then migrated
   const o = await runSeed(KEPT_PIN_RERUN);
   fs.rmSync(o.work, { recursive: true, force: true });
   expect(o.mismatches).toEqual([]);
-  expect(o.findings.filter((f) => /access-kept-pinned conf\/httpd.conf:\d+ .*Require all granted/.test(f)).length).toBe(1);
-  expect(o.problems.map((p) => p.split('\n')[0])).toEqual(['not idempotent: second run --check exit 1: would change: conf/httpd.conf']);
+  expect(o.problems).toEqual([]);
+  expect(o.findings.filter((f) => /access-kept/.test(f))).toEqual([]);
+  expect(o.findings.filter((f) => /access-migrated conf\/httpd.conf:\d+ .*Require user alice.*AuthMerging And/.test(f)).length).toBe(1);
 });
 
 // ---------------------------------------------------------------- negative control
