@@ -149,7 +149,7 @@ export const FINDING_GROUPS: readonly FindingGroup[] = [
         code: 'htaccess-refused-on-22',
         severities: ['review'],
         summary: 'Per-directory file already refused on 2.2 left alone',
-        meaning: 'a per-directory file already held an AuthConfig directive under `Limit` only: 2.2 answered 500 there too, so it is left alone',
+        meaning: 'a per-directory file that 2.2 already refused (500): an AuthConfig directive under `AllowOverride Limit` only, or Order/Allow/Deny under an AllowOverride without `Limit`; it is left alone, since its lines as Require would start answering where 2.2 did not',
       },
     ],
   },
