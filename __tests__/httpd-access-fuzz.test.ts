@@ -96,6 +96,27 @@ test('repro: <Files> in a subdirectory written before <Files> in its parent inhe
   expect(o.tally).toEqual({ '200': 48, '401': 48 });
 });
 
+/**
+ * Seeds 333 and 337, shrunk: a .htaccess <Files> with its own Require, below a server-level
+ * <FilesMatch> whose host rules let everyone in and a <Directory /> that denies. httpd merges the
+ * sections one walk matched among themselves first: with AuthMerging And on the <Files>, the
+ * <FilesMatch> took it on and was ANDed with <Directory />'s denial (403 for alice, 2.2: 200). No
+ * AuthMerging And where an earlier section of the same walk may come before.
+ */
+const SAME_WALK_AND: FuzzSeed = handSeed(
+  9600,
+  ['<Directory />', '    AllowOverride AuthConfig', '    Order deny,allow', '    Deny from all', '</Directory>', '<FilesMatch "\\.txt$">', '    Order deny,allow', '    Allow from 127.1', '</FilesMatch>'],
+  { 'htdocs/.htaccess': '<Files "f.txt">\n    AuthType Basic\n    AuthName "x"\n    AuthUserFile "{{ROOT}}/conf/users"\n    Require user alice\n</Files>\n' },
+  ['/f.txt', '/a/f.txt', '/'],
+);
+
+test('repro (seeds 333, 337): no AuthMerging And on a <Files> that an earlier <FilesMatch> of the same walk may precede (2.2: 200, was 403)', async () => {
+  const [o] = await runAll([SAME_WALK_AND]);
+  expect(describeOutcome(o)).toBe(describeOutcome({ ...o, mismatches: [], problems: [] }));
+  expect(o.tally['200']).toBeGreaterThan(0);
+  expect(o.findings.filter((f) => f.includes('AuthMerging And'))).toEqual([]);
+});
+
 test('repro: Order/Allow/Deny in .htaccess under AllowOverride AuthConfig (2.2: 500)', async () => {
   const [o] = await runAll([REFUSED_LIMIT]);
   expect(describeOutcome(o)).toBe(describeOutcome({ ...o, mismatches: [], problems: [] }));

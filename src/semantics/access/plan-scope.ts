@@ -185,6 +185,12 @@ export function credentialFree(tree: RequireNode | null): boolean {
 
 const HOLDS_ACCESS_RULES = (s: AccessScope): boolean => styleOf(s) !== 'none';
 
+/**
+ * httpd's walks in the order they merge into a request's configuration: the server's and virtual
+ * host's own, the directory walk (with per-directory files), the file walk, the location walk.
+ */
+const WALK: Record<AccessScope['kind'], number> = { server: 0, vhost: 0, directory: 1, htaccess: 1, 'directory-regex': 1, files: 2, location: 3, proxy: 3 };
+
 const WITHOUT_HOST_RULES: Record<string, PartRule> = Object.fromEntries(Object.entries(PARTS22).filter(([part]) => part !== 'host rules (Order/Allow/Deny)'));
 
 /**
@@ -196,7 +202,9 @@ const WITHOUT_HOST_RULES: Record<string, PartRule> = Object.fromEntries(Object.e
  * `AuthMerging And` and this scope's own Require: 2.4 then answers (the Require block of the
  * nearest section above that has one) AND (this Require). That is the same answer when every
  * section that may come before this one on a request and holds access rules is migrated to a
- * Require block that looks at no credentials: such a block is exactly its section's host rules
+ * Require block that looks at no credentials, and is merged by an earlier walk of httpd's (the
+ * sections one walk matches are merged among themselves first: an earlier one of the same walk
+ * would take on this one's AuthMerging And, measured): such a block is exactly its section's host rules
  * (2.2 combined them with no Require, or with one that could not change the answer), and every
  * section with host rules holds a block, so the nearest block carries the nearest host rules.
  * `plans`: the scopes planned so far. Returns the plan, or why not.
@@ -221,6 +229,10 @@ export function planAndMerge(scope: AccessScope, ctx: PlanContext, plans: Readon
   if (typeof plan === 'string') return plan;
   const relies = holders(scope, ctx.all, HOLDS_ACCESS_RULES).filter((c) => c !== scope && mayPrecede(c, scope));
   for (const c of relies) {
+    // httpd merges the sections one walk matched among themselves before merging them into the
+    // request's configuration, so an earlier section of the same walk takes on this one's
+    // AuthMerging And and is ANDed with what lies above instead of replacing it (measured)
+    if (WALK[c.kind] >= WALK[scope.kind]) return `${where(c)}, which may come before it, is merged in the same walk of httpd's, so AuthMerging And would join it with the sections above it`;
     const above = plans.get(c);
     if (!above || above.inherit || above.mergeWith) return `${where(c)}, which may come before it, is not migrated to a Require block of its own`;
     if (!credentialFree(above.tree)) return `${where(c)}, which may come before it, requires authentication`;
