@@ -144,6 +144,14 @@ function directiveNeeds(files: readonly SourceFile[], present: ReadonlySet<strin
   // `have`: what needs no line (loaded, built in); `on`: what <IfModule> tests see (also modules assumed built in)
   const have = new Set(present);
   const on = new Set([...present, ...assumed]);
+  // reasons are written only for what gets planned: most lines need nothing new
+  const plan = (module: string, reason: () => string): void => {
+    if (ALWAYS_BUILTIN.has(module) || have.has(module) || isMpm(module)) return;
+    planned.set(module, reason());
+    have.add(module);
+    on.add(module);
+  };
+  const where = (node: Node, file: SourceFile) => `line ${node.line} of ${file.displayPath}`;
   // a module planned for one directive can turn an <IfModule> true for others: repeat until stable
   for (let round = 0; round < 5; round++) {
     const before = planned.size;
@@ -151,20 +159,12 @@ function directiveNeeds(files: readonly SourceFile[], present: ReadonlySet<strin
       for (const node of walk(file.tree)) {
         if (node.kind !== 'directive' && node.kind !== 'section') continue;
         if (isTwoTwoOnly(node) || !ifModulesHold(node, on)) continue;
-        // reasons are written only for what gets planned: most lines need nothing new
-        const plan = (module: string, reason: () => string): void => {
-          if (ALWAYS_BUILTIN.has(module) || have.has(module) || isMpm(module)) return;
-          planned.set(module, reason());
-          have.add(module);
-          on.add(module);
-        };
-        const where = () => `line ${node.line} of ${file.displayPath}`;
         if (node.kind === 'directive') {
           const module = definingModule(node.name, have, mpm);
-          if (module) plan(module, () => `${node.name} (${where()}) is defined by mod_${module}`);
-          for (const n of argumentNeeds(node)) plan(n.module, () => `${n.reason} (${where()})`);
+          if (module) plan(module, () => `${node.name} (${where(node, file)}) is defined by mod_${module}`);
+          for (const n of argumentNeeds(node)) plan(n.module, () => `${n.reason} (${where(node, file)})`);
         } else if (!node.is('IfModule')) {
-          for (const n of sectionNeeds(node as Section)) plan(n.module, () => `${n.reason} (${where()})`);
+          for (const n of sectionNeeds(node as Section)) plan(n.module, () => `${n.reason} (${where(node, file)})`);
         }
       }
     }

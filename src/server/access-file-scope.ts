@@ -65,6 +65,7 @@ export class AccessFileScope {
     return (this.withRealPaths = { directories: [...dirs], logical });
   }
 
+  /** The real path of a directory on this machine, or the path itself when it does not resolve. */
   realPath(absPath: string): string {
     return this.realPaths.orSelf(absPath);
   }
@@ -141,16 +142,13 @@ export function accessFileScope(
 }
 
 /**
- * Which server reads a per-directory file, over many servers' scopes at once, for every file of a scan: a path is looked up
- * by its last component among the names the scopes give (httpd opens `<dir>/<name>` literally),
+ * Which server reads a per-directory file, over many servers' scopes at once, for every file of a
+ * scan: a path is looked up by its last component among the names the scopes give (httpd opens `<dir>/<name>` literally),
  * so a fleet's thousands of files are not each checked against every server.
  */
 export class AccessFileIndex {
   private readonly byLastComponent = new Map<string, { name: string; scope: AccessFileScope }[]>();
-  constructor(
-    order: readonly AccessFileScope[],
-    private readonly realPaths: RealPaths,
-  ) {
+  constructor(order: readonly AccessFileScope[]) {
     for (const scope of order) {
       for (const name of scope.names) {
         const last = name.split('/').filter((c) => c !== '').pop();
@@ -174,7 +172,7 @@ export class AccessFileIndex {
     for (const { name, scope } of candidates) {
       const dir = accessFileDirectory(absPath, name);
       if (dir === null) continue;
-      const real = this.realPaths.orSelf(dir);
+      const real = scope.realPath(dir);
       if (scope.resolved.directories.some((d) => isWithin(d, dir) || isWithin(d, real))) return { scope, dir };
     }
     return null;

@@ -144,7 +144,7 @@ export function groupServers(input: GroupInput): Grouping {
   for (const a of assemblies) {
     if (a.main && a.ctx) a.accessFiles = accessFileScope(a.main.preferredPath, a.files.map((x) => x.file.facts), a.ctx, directoryRealPaths);
   }
-  attachPerDirectoryFiles(assemblies, input, members, errors, skipped, directoryRealPaths);
+  attachPerDirectoryFiles(assemblies, input, members, errors, skipped);
 
   // config files below a server's ServerRoot that no line names: as if included at the end of its main
   const loose = () => input.found.filter((f) => !members.has(f)).sort(byPath);
@@ -172,7 +172,7 @@ export function groupServers(input: GroupInput): Grouping {
       context.includes.set(f, []);
     }
     context.accessFiles = accessFileScope(context.main.preferredPath, context.files.map((x) => x.file.facts), context.ctx, directoryRealPaths);
-    attachPerDirectoryFiles([context], input, members, errors, skipped, directoryRealPaths);
+    attachPerDirectoryFiles([context], input, members, errors, skipped);
   }
 
   // fragments, and the per-directory files below the directories they name
@@ -189,7 +189,6 @@ export function groupServers(input: GroupInput): Grouping {
     members,
     errors,
     skipped,
-    directoryRealPaths,
   );
   for (const f of loose()) {
     members.add(f);
@@ -223,17 +222,10 @@ export function groupServers(input: GroupInput): Grouping {
  * directory it is read for; files a scan met under other names are read only when some server's
  * AccessFileName names them.
  */
-function attachPerDirectoryFiles(
-  assemblies: readonly Assembly[],
-  input: GroupInput,
-  members: Set<FoundFile>,
-  errors: Problem[],
-  skipped: Problem[],
-  realPaths: RealPaths,
-): void {
+function attachPerDirectoryFiles(assemblies: readonly Assembly[], input: GroupInput, members: Set<FoundFile>, errors: Problem[], skipped: Problem[]): void {
   const withScope = assemblies.filter((a) => a.accessFiles !== null);
   if (withScope.length === 0) return;
-  const index = new AccessFileIndex(withScope.map((a) => a.accessFiles as AccessFileScope), realPaths);
+  const index = new AccessFileIndex(withScope.map((a) => a.accessFiles as AccessFileScope));
   const owners = new Map<AccessFileScope, Assembly>(withScope.map((a) => [a.accessFiles as AccessFileScope, a]));
   const place = (f: FoundFile, absPath: string): boolean => {
     const owner = index.owner(absPath);

@@ -17,10 +17,12 @@ export class RealPaths {
     const known = this.memo.get(absPath);
     if (known !== undefined) return known;
     const parent = path.dirname(absPath);
-    const realParent = parent === absPath ? null : this.resolve(parent);
-    let real: string | null = null;
+    let real: string | null;
     if (parent === absPath) real = absPath;
-    else if (realParent !== null) real = this.resolveChild(absPath, realParent);
+    else {
+      const realParent = this.resolve(parent);
+      real = realParent === null ? null : this.resolveChild(absPath, realParent);
+    }
     this.memo.set(absPath, real);
     return real;
   }

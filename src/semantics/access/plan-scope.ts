@@ -222,8 +222,9 @@ export function planAndMerge(scope: AccessScope, ctx: PlanContext, plans: Readon
   if (combos.some((c) => (c.get(BARRIER) ?? []).length > 0)) return 'a 2.4-style section lies above it';
   const own: (Plan | string)[] = [];
   for (const combo of combos) {
-    if (merge22([...rulesOf(combo), rules]).satisfy.some((x) => x.value === 'any')) return 'Satisfy Any joins its host rules and Require with OR';
-    own.push(planRules(scope, [...rulesOf(combo), rules], false, ctx.universe));
+    const chain = [...rulesOf(combo), rules];
+    if (chain.some((r) => r.satisfy.some((x) => x.value === 'any'))) return 'Satisfy Any joins its host rules and Require with OR';
+    own.push(planRules(scope, chain, false, ctx.universe));
   }
   const plan = agree(own, 'its own Require differs with the request');
   if (typeof plan === 'string') return plan;
