@@ -66,6 +66,14 @@ const BASELINE_MODULES = ['mpm_prefork', 'authz_core', 'authn_core', 'access_com
 
 const codes = (m: Migration, code: string) => m.findings.filter((f) => f.code === code).map((f) => `${f.file}:${f.line}`);
 
+/** The run wrote without errors and kept nothing: no access-kept, no Order/Allow/Deny/Satisfy left in `tree`, no mod_access_compat. */
+function expectNothingKept(m: Migration, tree: string): void {
+  expect(m.errors).toEqual([]);
+  expect(codes(m, 'access-kept')).toEqual([]);
+  expect(oldAccessLines(tree)).toEqual([]);
+  expect(loadsAccessCompat(tree)).toEqual([]);
+}
+
 interface SmallSides {
   readonly work: string;
   readonly base: string;
@@ -204,15 +212,11 @@ describe('1. an aliased <Directory> beside <Location> handlers', () => {
   afterAll(() => sides && fs.rmSync(sides.work, { recursive: true, force: true }));
 
   test('the tool migrates every scope: no access-kept, the handlers migrated, no Order/Allow/Deny left, no mod_access_compat', () => {
-    const m = sides.migration;
-    expect(m.errors).toEqual([]);
-    expect(codes(m, 'access-kept')).toEqual([]);
-    const migrated = codes(m, 'access-migrated');
+    expectNothingKept(sides.migration, sides.mig);
+    const migrated = codes(sides.migration, 'access-migrated');
     const conf = fs.readFileSync(path.join(sides.base, 'conf/httpd.conf'), 'latin1').split('\n');
     const line = (re: RegExp) => `conf/httpd.conf:${conf.findIndex((l) => re.test(l)) + 1}`;
     expect(migrated).toEqual(expect.arrayContaining([line(/<Location \/server-status>/), line(/<Location \/server-info>/), line(/<Directory "[^"]*\/uploads">/)]));
-    expect(oldAccessLines(sides.mig)).toEqual([]);
-    expect(loadsAccessCompat(sides.mig)).toEqual([]);
   });
 
   test('every request answers as the 2.2 config on 2.4 + mod_access_compat; nothing widened', () => {
@@ -342,10 +346,7 @@ describe("2. Apache's own 2.2 tree with every extra switched on", () => {
   afterAll(() => work && fs.rmSync(work, { recursive: true, force: true }));
 
   test('the tool writes without errors and keeps nothing: no access-kept, no Order/Allow/Deny/Satisfy left, no mod_access_compat', () => {
-    expect(migration.errors).toEqual([]);
-    expect(codes(migration, 'access-kept')).toEqual([]);
-    expect(oldAccessLines(migTree)).toEqual([]);
-    expect(loadsAccessCompat(migTree)).toEqual([]);
+    expectNothingKept(migration, migTree);
   });
 
   test('apache2 -t accepts the migrated tree without a warning', () => {
@@ -452,11 +453,7 @@ describe('4. .htaccess-only authentication', () => {
   afterAll(() => sides && fs.rmSync(sides.work, { recursive: true, force: true }));
 
   test('the .htaccess files are migrated and the main config loads what they need (authn_core for AuthType/AuthName, authz_core)', () => {
-    const m = sides.migration;
-    expect(m.errors).toEqual([]);
-    expect(codes(m, 'access-kept')).toEqual([]);
-    expect(oldAccessLines(sides.mig)).toEqual([]);
-    expect(loadsAccessCompat(sides.mig)).toEqual([]);
+    expectNothingKept(sides.migration, sides.mig);
     const conf = fs.readFileSync(path.join(sides.mig, 'conf/httpd.conf'), 'latin1');
     for (const m of ['authn_core', 'authz_core', 'authz_host', 'authz_user', 'auth_basic', 'authn_file']) expect(conf).toMatch(new RegExp(`^\\s*LoadModule ${m}_module `, 'm'));
     const loaded = sides.migration.findings.filter((f) => f.code === 'module-loaded').map((f) => f.message);
@@ -589,11 +586,7 @@ describe('5. an authentication-only <Location> below host rules that depend on t
   afterAll(() => sides && fs.rmSync(sides.work, { recursive: true, force: true }));
 
   test('every scope migrates: each Location gets AuthMerging And and its own Require, nothing is kept', () => {
-    const m = sides.migration;
-    expect(m.errors).toEqual([]);
-    expect(codes(m, 'access-kept')).toEqual([]);
-    expect(oldAccessLines(sides.mig)).toEqual([]);
-    expect(loadsAccessCompat(sides.mig)).toEqual([]);
+    expectNothingKept(sides.migration, sides.mig);
     expect(merging).toHaveLength(3);
     const conf = fs.readFileSync(path.join(sides.mig, 'conf/httpd.conf'), 'latin1');
     expect(conf).toMatch(/<Location \/tools>\n(?: {4}Auth\w+ [^\n]*\n){3} {4}AuthMerging And\n {4}Require user alice\n<\/Location>/);
