@@ -162,7 +162,6 @@ function rewriteScope(plan: Plan, ctx: TransformContext): void {
   const container = scope.container;
   const authoritative = read.contextLines.filter((d) => /^authz.*authoritative$/i.test(d.name));
   const lines0: Node[] = [...read.accessLines, ...authoritative, ...(plan.replacesAuthz ? scope.authz.lines : [])];
-  const order = documentOrder(container);
   const units: Node[] = [];
   for (const d of lines0) {
     const unit = removalUnit(d, container);
@@ -170,7 +169,10 @@ function rewriteScope(plan: Plan, ctx: TransformContext): void {
   }
   // a unit inside another unit goes with it
   const outer = units.filter((u) => !units.some((v) => v !== u && v.kind === 'section' && contains(v, u)));
-  outer.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  if (outer.length > 1) {
+    const order = documentOrder(container);
+    outer.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  }
   const anchor = outer.find((u) => canHoldBlock(u, container));
   // nested lines take the indentation step the scope itself uses (files may mix tabs and spaces)
   const unit = localUnit(anchor ?? outer[0], container);

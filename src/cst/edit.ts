@@ -104,7 +104,8 @@ function requireFile(node: Node): ConfigFile {
 
 /** Builds nodes for `lines` with a base indentation and line ending; the last line gets `lastEol`. */
 function build(file: ConfigFile, lines: readonly NewLine[], baseIndent: string, eol: string, lastEol: string): Node[] {
-  const unit = indentUnit(file);
+  // the file's step is measured (a walk of the file, again after every edit) only when a line is nested
+  const unit = lines.some((l) => typeof l !== 'string' && l.depth > 0) ? indentUnit(file) : '';
   const text = lines
     .map((l, i) => {
       const { text: body, depth } = typeof l === 'string' ? { text: l, depth: 0 } : l;

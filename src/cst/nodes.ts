@@ -161,6 +161,28 @@ export class Opaque extends LineBase {
 }
 
 /**
+ * Lower-case spellings of the names callers test against (`is('Limit', 'LimitExcept')`): a few
+ * dozen literals, each lowered once instead of on every test.
+ */
+const loweredNames = new Map<string, string>();
+
+function lowered(name: string): string {
+  let lower = loweredNames.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    // names come from the code, not from configs; the bound only guards against a caller that passes config text
+    if (loweredNames.size < 1024) loweredNames.set(name, lower);
+  }
+  return lower;
+}
+
+/** Whether `lower` (a lower-case name) is one of `names`, compared case-insensitively. */
+function isOneOf(lower: string, names: readonly string[]): boolean {
+  for (const n of names) if (n.length === lower.length && (n === lower || lowered(n) === lower)) return true;
+  return false;
+}
+
+/**
  * Shared shape of a directive line and a section's open tag: a name followed
  * by words. For a directive the words run to the end of the line; for a tag
  * they end at the last `>`.
@@ -223,9 +245,7 @@ abstract class NamedLine extends LineBase {
 
   /** Case-insensitive name test against one or more names. */
   is(...names: string[]): boolean {
-    const mine = this.lowerName;
-    for (const n of names) if (n.length === mine.length && (n === mine || n.toLowerCase() === mine)) return true;
-    return false;
+    return isOneOf(this.lowerName, names);
   }
 
   get args(): readonly Word[] {
@@ -430,7 +450,7 @@ export class Section extends Attached {
     return this.open.indent;
   }
   is(...names: string[]): boolean {
-    return this.open.is(...names);
+    return isOneOf(this.open.lowerName, names);
   }
 
   print(out: string[]): void {

@@ -75,7 +75,7 @@ function unknownKeys(container: Container): string[] {
   const keys = new Set<string>();
   const visit = (c: Container) => {
     for (const n of c.body) {
-      if (n.kind !== 'section' || SCOPE_SECTIONS.has(n.name.toLowerCase())) continue;
+      if (n.kind !== 'section' || SCOPE_SECTIONS.has(n.lowerName)) continue;
       const k = unknownKey(n);
       if (k && (containsAccess(n) || containsAuthz(n))) keys.add(k.key);
       visit(n);
@@ -148,7 +148,7 @@ function copyableLines(s: AccessScope, part: PinPart): PinLine[] | null {
       }
       if (n.kind === 'directive' && part === 'require' && /^authmerging$/i.test(n.name)) ok = false;
       if (n.kind !== 'section') continue;
-      const lower = n.name.toLowerCase();
+      const lower = n.lowerName;
       if (lower === 'limit' || lower === 'limitexcept') {
         const inner = n.body.filter(isPart);
         if (inner.some((c) => c.kind === 'section') || n.body.some((c) => c.kind === 'section' && !isPart(c))) ok = false;

@@ -47,7 +47,7 @@ function maskOf(section: Section): MethodMask {
 export function containsAuthz(section: Section): boolean {
   for (const node of section.body) {
     if (node.kind === 'directive' && /^(require|authmerging)$/i.test(node.name)) return true;
-    if (node.kind === 'section' && !SCOPE_SECTIONS.has(node.name.toLowerCase()) && (node.name.toLowerCase() in CONTAINERS || containsAuthz(node))) {
+    if (node.kind === 'section' && !SCOPE_SECTIONS.has(node.lowerName) && (node.lowerName in CONTAINERS || containsAuthz(node))) {
       return true;
     }
   }
@@ -69,7 +69,7 @@ export function readAuthz24(container: Section | ConfigFile, assume?: Assumption
     const out: RequireNode[] = [];
     for (const node of body) {
       if (node.kind === 'directive') {
-        const name = node.name.toLowerCase();
+        const name = node.lowerName;
         if (name === 'authmerging') {
           has24 = true;
           if (top) lines.push(node);
@@ -84,7 +84,7 @@ export function readAuthz24(container: Section | ConfigFile, assume?: Assumption
         continue;
       }
       if (node.kind !== 'section') continue;
-      const lower = node.name.toLowerCase();
+      const lower = node.lowerName;
       if (SCOPE_SECTIONS.has(lower)) continue;
       if (lower in CONTAINERS) {
         has24 = true;

@@ -39,6 +39,9 @@ const AUTHORITATIVE: Record<string, keyof Authoritative> = {
 export const REQUIRE_24_PROVIDERS = ['all', 'ip', 'host', 'env', 'method', 'expr', 'local', 'forward-dns', 'not'];
 export const REQUIRE_24_SECTIONS = ['requireall', 'requireany', 'requirenone'];
 
+/** Every directive name the reader looks at (the rest of a scope's lines are skipped unread). */
+const READ_DIRECTIVES = new Set([...ACCESS_DIRECTIVES, ...AUTH_CONTEXT, ...Object.keys(AUTHORITATIVE), 'authmerging']);
+
 export interface ReadResult {
   readonly rules: ScopeRules22;
   /** The directives that make up the scope's 2.2 access rules (replaced on migration). */
@@ -85,12 +88,12 @@ export function readScopeRules(container: Section | ConfigFile, assume?: Assumpt
   const visit = (body: readonly Node[], limit: Section | null) => {
     for (const node of body) {
       if (node.kind === 'section') {
-        const lower = node.name.toLowerCase();
+        const lower = node.lowerName;
         if (lower === 'limit' || lower === 'limitexcept') {
           if (limit) fail(node, '<Limit> sections cannot be nested');
           else {
             const onlyAccess = node.body.every(
-              (n) => n.kind === 'blank' || n.kind === 'comment' || (n.kind === 'directive' && ACCESS_DIRECTIVES.includes(n.name.toLowerCase())),
+              (n) => n.kind === 'blank' || n.kind === 'comment' || (n.kind === 'directive' && ACCESS_DIRECTIVES.includes(n.lowerName)),
             );
             if (onlyAccess) limitSections.push(node);
             visit(node.body, node);
@@ -112,7 +115,9 @@ export function readScopeRules(container: Section | ConfigFile, assume?: Assumpt
         continue;
       }
       if (node.kind !== 'directive') continue;
-      const name = node.name.toLowerCase();
+      const name = node.lowerName;
+      // most directives of a scope are not access rules: their words are not scanned here
+      if (!READ_DIRECTIVES.has(name)) continue;
       const values = node.values;
       const methods = mask(limit);
       if (name === 'order') {
@@ -181,8 +186,8 @@ export function readScopeRules(container: Section | ConfigFile, assume?: Assumpt
 /** True when a wrapper section holds 2.2 access directives of the enclosing scope (not of a nested scope). */
 export function containsAccess(section: Section): boolean {
   for (const node of section.body) {
-    if (node.kind === 'directive' && ACCESS_DIRECTIVES.includes(node.name.toLowerCase())) return true;
-    if (node.kind === 'section' && !SCOPE_SECTIONS.has(node.name.toLowerCase()) && containsAccess(node)) return true;
+    if (node.kind === 'directive' && ACCESS_DIRECTIVES.includes(node.lowerName)) return true;
+    if (node.kind === 'section' && !SCOPE_SECTIONS.has(node.lowerName) && containsAccess(node)) return true;
   }
   return false;
 }

@@ -91,7 +91,7 @@ export interface AccessScope {
 const WILDCARD = /[*?[]/;
 
 function kindOf(section: Section): ScopeKind | null {
-  const lower = section.name.toLowerCase();
+  const lower = section.lowerName;
   if (!SCOPE_SECTIONS.has(lower)) return null;
   const regex = section.values[0] === '~' || lower.endsWith('match');
   if (lower.startsWith('directory')) return regex ? 'directory-regex' : 'directory';
@@ -103,7 +103,7 @@ function kindOf(section: Section): ScopeKind | null {
 
 function literalPath(section: Section, kind: ScopeKind): string | null {
   const values = section.values;
-  const lower = section.name.toLowerCase();
+  const lower = section.lowerName;
   if (values.length !== 1 || lower.endsWith('match') || kind === 'vhost') return null;
   const path = values[0];
   if (WILDCARD.test(path)) return null;

@@ -29,7 +29,7 @@ function statusWord(arg: string): number {
 
 /** The URL-path (or regex) a server-level Redirect* line matches. */
 function redirectPattern(e: Entry): string | null {
-  const name = e.d.name.toLowerCase();
+  const name = e.d.lowerName;
   const v = e.d.values;
   if (name === 'redirecttemp' || name === 'redirectpermanent') return v[0] ?? null;
   const grok = statusWord(v[0] ?? '');
@@ -59,7 +59,7 @@ export function locationCapture(e: LocationEntry): Pick<Rule, 'capture' | 'captu
 
 export function serverRedirects(entries: readonly Entry[], version: Version): Rule[] {
   return rulesOf(entries, (e) => {
-    const name = e.d.name.toLowerCase();
+    const name = e.d.lowerName;
     const pattern = REDIRECTS.has(name) ? redirectPattern(e) : null;
     if (pattern === null) return null;
     if (name !== 'redirectmatch') return { match: prefixSet(pattern), matchExact: true, takes: [], capture: 'all', outcome: () => NOTHING };
@@ -99,7 +99,7 @@ function aliasMatchOutcome(e: Entry, pattern: string, target: string, serverRoot
 
 export function serverAliases(entries: readonly Entry[], serverRoot: string | null, version: Version): Rule[] {
   return rulesOf(entries, (e) => {
-    const name = e.d.name.toLowerCase();
+    const name = e.d.lowerName;
     if (!ALIASES.has(name) || e.d.values.length < 2) return null;
     const [fake, real] = e.d.values;
     if (name.endsWith('match')) {

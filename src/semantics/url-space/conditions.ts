@@ -37,7 +37,7 @@ export interface ConditionContext {
 
 /** How a conditional section's contents apply; null when the section is not a conditional one. */
 export function conditionOf(section: Section, file: SourceFile, ctx: ConditionContext): Certainty | null {
-  const name = section.name.toLowerCase();
+  const name = section.lowerName;
   if (!CONDITIONAL_SECTIONS.has(name)) return null;
   const maybe = (why: string): Certainty => ({ kind: 'maybe', causes: [{ file, line: section.line, why }] });
   if (name === 'ifmodule') {

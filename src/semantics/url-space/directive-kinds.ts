@@ -97,7 +97,7 @@ export type UnknownReach = { readonly kind: 'url'; readonly arg: string } | { re
  * hooks), or nothing the model considers.
  */
 export function unknownReach(d: Directive): UnknownReach {
-  const name = d.name.toLowerCase();
+  const name = d.lowerName;
   if (isHttpdDirective(name)) return null;
   if (THIRD_PARTY_EVERY_URL.has(name)) return { kind: 'every' };
   const arg = d.values[0] ?? '';
@@ -108,11 +108,11 @@ export function unknownReach(d: Directive): UnknownReach {
 
 /** A directive of an unknown module inside a `<Location>` that takes over that Location's URLs. */
 export function takesOverLocation(d: Directive): boolean {
-  const name = d.name.toLowerCase();
+  const name = d.lowerName;
   return !isHttpdDirective(name) && (THIRD_PARTY_IN_LOCATION.has(name) || THIRD_PARTY_EVERY_URL.has(name));
 }
 
 /** Whether a line inside a `<Macro>` would map URLs where the macro is used. */
 export function isMappingDirective(d: Directive): boolean {
-  return MAPPING_DIRECTIVES.has(d.name.toLowerCase()) || unknownReach(d) !== null;
+  return MAPPING_DIRECTIVES.has(d.lowerName) || unknownReach(d) !== null;
 }

@@ -99,7 +99,7 @@ function visitIf(section: Section, file: SourceFile, cert: Certainty, into: Buil
     else if (node.kind === 'section') {
       const c = conditionOf(node, file, walk.ctx);
       if (c && c.kind !== 'no') visitIf(node, file, both(cert, c), into, walk);
-      else if (IF_SECTIONS.has(node.name.toLowerCase())) visitIf(node, file, cert, into, walk);
+      else if (IF_SECTIONS.has(node.lowerName)) visitIf(node, file, cert, into, walk);
     }
   }
 }
@@ -111,7 +111,7 @@ function visitServer(container: Section | ConfigFile, file: SourceFile, cert: Ce
       continue;
     }
     if (node.kind !== 'section') continue;
-    const name = node.name.toLowerCase();
+    const name = node.lowerName;
     const c = conditionOf(node, file, walk.ctx);
     if (c) {
       if (c.kind !== 'no') visitServer(node, file, both(cert, c), into, walk, inVhost);

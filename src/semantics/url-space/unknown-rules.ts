@@ -29,7 +29,7 @@ function contextRules(ctx: ContextFacts, server: ServerFacts): Rule[] {
   const rules: Rule[] = [];
   const push = (r: Rule | null) => r && rules.push(r);
   for (const e of ctx.directives) {
-    const name = e.d.name.toLowerCase();
+    const name = e.d.lowerName;
     if (EARLY_HOOKS.has(name)) {
       push(unknownRule(EVERY_URL, cause(e.file, e.d, 'a Lua hook may map any URL'), e));
       continue;
@@ -44,14 +44,14 @@ function contextRules(ctx: ContextFacts, server: ServerFacts): Rule[] {
     else if (reach?.kind === 'url') push(unknownRule(urlArgSet(reach.arg), cause(e.file, e.d, 'a module the model does not know maps these URLs'), e));
   }
   for (const e of ctx.inLocations) {
-    const name = e.d.name.toLowerCase();
+    const name = e.d.lowerName;
     if (EARLY_HOOKS.has(name) || takesOverLocation(e.d)) {
       push(unknownRule(e.loc.set, cause(e.file, e.d, "may take over this <Location>'s URLs before the directory walk"), e));
     }
   }
   for (const e of ctx.inIfs) {
     const oneArg = e.d.values.length === 1 && e.d.is('Alias', 'ScriptAlias', 'Redirect', 'ProxyPass');
-    if (oneArg || EARLY_HOOKS.has(e.d.name.toLowerCase())) push(unknownRule(EVERY_URL, cause(e.file, e.d, 'evaluated at translate time inside <If>'), e));
+    if (oneArg || EARLY_HOOKS.has(e.d.lowerName)) push(unknownRule(EVERY_URL, cause(e.file, e.d, 'evaluated at translate time inside <If>'), e));
   }
   return rules;
 }
