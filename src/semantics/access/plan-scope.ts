@@ -113,8 +113,11 @@ function agree(plans: (Plan | string)[], ambiguity: string): Plan | string {
   const failed = plans.find((p): p is string => typeof p === 'string');
   if (failed) return failed;
   const ok = plans as Plan[];
-  const key = (p: Plan) => JSON.stringify([p.tree, p.inherit]);
-  if (ok.some((p) => key(p) !== key(ok[0]))) return ambiguity;
+  if (ok.length > 1) {
+    const key = (p: Plan) => JSON.stringify([p.tree, p.inherit]);
+    const first = key(ok[0]);
+    if (ok.some((p) => key(p) !== first)) return ambiguity;
+  }
   const notes = [...new Set(ok.flatMap((p) => p.notes))];
   return { ...ok[0], notes };
 }

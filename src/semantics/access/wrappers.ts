@@ -44,7 +44,23 @@ function kindOf(on22: boolean | null, on24: boolean | null): WrapperKind {
 
 const said = (b: boolean | null) => (b === null ? 'server-dependent' : String(b));
 
+/**
+ * Verdicts by section, with the open line they were read from: a verdict depends on nothing but
+ * that line (the section's name and arguments), which an edit replaces with a new string. The
+ * access reader asks for a section's verdict many times (scopes, rules, Require blocks, removal).
+ */
+const verdicts = new WeakMap<Section, { readonly raw: string; readonly verdict: WrapperVerdict | null }>();
+
 export function wrapperVerdict(section: Section): WrapperVerdict | null {
+  const raw = section.open.raw;
+  const known = verdicts.get(section);
+  if (known !== undefined && known.raw === raw) return known.verdict;
+  const verdict = judge(section);
+  verdicts.set(section, { raw, verdict });
+  return verdict;
+}
+
+function judge(section: Section): WrapperVerdict | null {
   if (section.is('IfModule')) {
     const label = `<IfModule ${section.values.join(' ')}>`;
     const o = ifModuleOutcome(section.values);

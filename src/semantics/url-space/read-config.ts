@@ -130,14 +130,27 @@ function facts(section: Section | null, file: SourceFile, line: number, b: Build
   return { section, file, line, directives: b.directives, inLocations: b.inLocations, inIfs: b.inIfs };
 }
 
-/** LoadModule ids at certain places, given what is known loaded so far. */
-function loadedModules(main: Builder, vhosts: Iterable<{ builder: Builder }>): Set<string> {
+/**
+ * LoadModule ids at certain places, given what is known loaded so far: the lines visitServer would
+ * file as the main server's or a virtual host's own with certainty `yes`, found by the same descent
+ * without building its entries (the fixpoint below walks every file several times).
+ */
+function loadedModules(files: readonly SourceFile[], ctx: ConditionContext): Set<string> {
   const ids = new Set<string>();
-  for (const b of [main, ...[...vhosts].map((v) => v.builder)]) {
-    for (const e of b.directives) {
-      if (e.cert.kind === 'yes' && e.d.is('LoadModule') && e.d.values[0]) ids.add(e.d.values[0].replace(/_module$/, ''));
+  const visit = (container: Section | ConfigFile, file: SourceFile, certain: boolean, inVhost: boolean): void => {
+    for (const node of container.body) {
+      if (node.kind === 'directive') {
+        if (certain && node.lowerName === 'loadmodule' && node.values[0]) ids.add(node.values[0].replace(/_module$/, ''));
+        continue;
+      }
+      if (node.kind !== 'section') continue;
+      const c = conditionOf(node, file, ctx);
+      if (c) {
+        if (c.kind !== 'no') visit(node, file, certain && c.kind === 'yes', inVhost);
+      } else if (node.lowerName === 'virtualhost' && !inVhost) visit(node, file, certain, true);
     }
-  }
+  };
+  for (const file of files) if (file.role !== 'htaccess') visit(file.tree, file, true, false);
   return ids;
 }
 
@@ -180,13 +193,12 @@ export function readServer(files: readonly SourceFile[], options: ReadOptions = 
   const version = options.version ?? 'both';
   // LoadModule lines decide <IfModule>, which may hide LoadModule lines: read until it settles
   let loaded = new Set<string>();
-  let walk = walkFiles(files, { loaded, version });
   for (let round = 0; round < 4; round++) {
-    const next = loadedModules(walk.main, walk.vhosts.values());
+    const next = loadedModules(files, { loaded, version });
     if (next.size === loaded.size) break;
     loaded = next;
-    walk = walkFiles(files, { loaded, version });
   }
+  const walk = walkFiles(files, { loaded, version });
   const mainFile = files.find((f) => f.role === 'main') ?? files[0];
   const vhosts = new Map<Section, ContextFacts>();
   for (const section of walk.vhostOrder) {
