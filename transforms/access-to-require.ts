@@ -43,7 +43,7 @@ import { Plan, PlanContext, compatOf, planAndMerge, planBoth, planOld, styleOf }
 import { AccessScope, SectionMeetings, collectScopes, mayPrecede } from '../src/semantics/access/scopes';
 import { describeRequest } from '../src/semantics/access/witness';
 import { emitRequire } from '../src/semantics/access/emit';
-import { RequireNode } from '../src/semantics/access/types';
+import { MethodMask, RequireNode } from '../src/semantics/access/types';
 import { GRANTED } from '../src/semantics/access/require-tree';
 import { ServerTree, SourceFile } from '../src/server/types';
 import { buildUrlSpace } from '../src/semantics/url-space';
@@ -58,16 +58,16 @@ function methodUniverse(scopes: readonly AccessScope[]): string[] {
     for (const m of n.methods?.methods ?? []) names.add(m);
     if (n.kind !== 'require') n.children.forEach(walk);
   };
+  const add = (entries: readonly { readonly methods: MethodMask }[] | undefined) => {
+    if (entries) for (const e of entries) for (const name of e.methods.methods) names.add(name);
+  };
   for (const s of scopes) {
     const r = s.read.rules;
-    const masks = [
-      ...(r.host?.orders.map((o) => o.methods) ?? []),
-      ...(r.host?.allows.map((a) => a.methods) ?? []),
-      ...(r.host?.denys.map((d) => d.methods) ?? []),
-      ...(r.requires?.map((q) => q.methods) ?? []),
-      ...r.satisfy.map((q) => q.methods),
-    ];
-    for (const m of masks) for (const name of m.methods) names.add(name);
+    add(r.host?.orders);
+    add(r.host?.allows);
+    add(r.host?.denys);
+    add(r.requires ?? undefined);
+    add(r.satisfy);
     walk(s.authz.tree);
   }
   return [...names].sort();

@@ -21,7 +21,9 @@ export function masksOf(eff: Effective22): MethodMask[] {
 
 /** Named methods (canonical: HEAD is GET) in first-seen order, universe first. */
 export function namedMethods(eff: Effective22, universe: readonly string[]): string[] {
-  return canonicalMethods([...universe, ...masksOf(eff).flatMap((m) => m.methods)]);
+  const names = [...universe];
+  for (const mask of masksOf(eff)) for (const m of mask.methods) names.push(m);
+  return canonicalMethods(names);
 }
 
 /** One representative per method class to compile: the named methods and OTHER_METHODS. */
