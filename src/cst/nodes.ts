@@ -7,7 +7,7 @@
  * the bytes it was parsed from. Edits rewrite `raw` of the lines they touch.
  */
 import type { NameIndex } from './name-index';
-import { Word, quoteArg, scanWord, scanWords, skipSpace, stripContinuations } from './tokens';
+import { Word, quoteArg, scanWord, scanWords, skipSpace, stripContinuations, wordEnd } from './tokens';
 
 export type Node = Blank | Comment | Directive | Section | Opaque;
 export type Container = ConfigFile | Section;
@@ -114,7 +114,8 @@ abstract class LineBase extends Attached {
   protected changed(): void {}
 
   get lineEnd(): string {
-    return splitLineEnd(this.raw)[1];
+    const raw = this.raw;
+    return raw.slice(contentEnd(raw));
   }
 
   /** Leading spaces and tabs. */
@@ -339,13 +340,13 @@ export class Directive extends NamedLine {
 
   protected locateName(): [number, number] {
     const end = contentEnd(this.raw);
-    const word = scanWord(this.raw, skipSpace(this.raw, 0, end), end);
-    return [word.start, word.end];
+    const start = skipSpace(this.raw, 0, end);
+    return [start, wordEnd(this.raw, start, end)];
   }
 
   protected argRegion(): [number, number] {
-    const [content] = splitLineEnd(this.raw);
-    return [skipSpace(this.raw, this.nameEnd, content.length), content.length];
+    const end = contentEnd(this.raw);
+    return [skipSpace(this.raw, this.nameEnd, end), end];
   }
 }
 
@@ -360,20 +361,20 @@ export class SectionOpen extends NamedLine {
   }
 
   protected locateName(): [number, number] {
-    const word = scanWord(this.raw, this.raw.indexOf('<') + 1, contentEnd(this.raw), 62 /* > */);
-    return [word.start, word.end];
+    const start = this.raw.indexOf('<') + 1;
+    return [start, wordEnd(this.raw, start, contentEnd(this.raw), 62 /* > */)];
   }
 
   /** Offset of the closing `>` (httpd takes the last one on the line), or -1. */
   get closeOffset(): number {
-    const [content] = splitLineEnd(this.raw);
-    const gt = content.lastIndexOf('>');
+    const end = contentEnd(this.raw);
+    const gt = end === 0 ? -1 : this.raw.lastIndexOf('>', end - 1);
     return gt >= this.nameEnd ? gt : -1;
   }
 
   protected argRegion(): [number, number] {
     const gt = this.closeOffset;
-    const end = gt === -1 ? splitLineEnd(this.raw)[0].length : gt;
+    const end = gt === -1 ? contentEnd(this.raw) : gt;
     return [skipSpace(this.raw, this.nameEnd, end), end];
   }
 }

@@ -90,6 +90,13 @@ export function scanWord(text: string, i: number, end: number, stopAt = -1): Wor
     const inner = stripContinuations(raw).slice(1, closed ? -1 : undefined);
     return { start, end: i, raw, value: unescape(inner, quote), quote };
   }
+  i = bareWordEnd(text, i, end, stopAt);
+  const raw = text.slice(start, i);
+  return { start, end: i, raw, value: unescape(stripContinuations(raw), ''), quote: '' };
+}
+
+/** Where a word that does not start with a quote ends (see scanWord), without cutting it out. */
+export function bareWordEnd(text: string, i: number, end: number, stopAt = -1): number {
   while (i < end) {
     const cont = continuationAt(text, i);
     if (cont > 0) {
@@ -105,8 +112,13 @@ export function scanWord(text: string, i: number, end: number, stopAt = -1): Wor
     if (isSpaceCode(c) || c === stopAt) break;
     i++;
   }
-  const raw = text.slice(start, i);
-  return { start, end: i, raw, value: unescape(stripContinuations(raw), ''), quote: '' };
+  return i;
+}
+
+/** Where the word at `i` ends (see scanWord); only a quoted word is scanned in full. */
+export function wordEnd(text: string, i: number, end: number, stopAt = -1): number {
+  const first = text.charCodeAt(i);
+  return first === 34 /* " */ || first === 39 /* ' */ ? scanWord(text, i, end, stopAt).end : bareWordEnd(text, i, end, stopAt);
 }
 
 /** httpd 2.4's substring_conf: `\\` → `\` always, `\<quote>` → quote inside a quoted word. */
