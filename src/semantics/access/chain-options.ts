@@ -89,7 +89,10 @@ function unknownCauses(scope: AccessScope, candidates: readonly AccessScope[]): 
 }
 
 /** Per server (its scope list) and per test: the scopes that pass it, all and per <VirtualHost> (null: main level). */
-const holderIndex = new WeakMap<readonly AccessScope[], Map<Part, { all: AccessScope[]; byVhost: Map<AccessScope['vhost'], AccessScope[]> }>>();
+const holderIndex = new WeakMap<
+  readonly AccessScope[],
+  Map<Part, { all: AccessScope[]; byVhost: Map<AccessScope['vhost'], AccessScope[]>; merged: Map<AccessScope['vhost'], AccessScope[]> }>
+>();
 
 /**
  * The scopes of `all` that pass `has` and can apply to a request at `scope`: sections of two
@@ -109,15 +112,17 @@ export function holders(scope: AccessScope, all: readonly AccessScope[], has: Pa
       if (group) group.push(s);
       else byVhost.set(s.vhost, [s]);
     }
-    perAll.set(has, (index = { all: list, byVhost }));
+    perAll.set(has, (index = { all: list, byVhost, merged: new Map() }));
   }
   if (scope.vhost === null) return index.all;
   const main = index.byVhost.get(null) ?? [];
   const own = index.byVhost.get(scope.vhost) ?? [];
   if (main.length === 0) return own;
   if (own.length === 0) return main;
-  // config order is kept: scope.order is the position in `all`
-  return [...main, ...own].sort((a, b) => a.order - b.order);
+  // config order is kept: scope.order is the position in `all`; made once per host (each of its scopes asks)
+  let merged = index.merged.get(scope.vhost);
+  if (!merged) index.merged.set(scope.vhost, (merged = [...main, ...own].sort((a, b) => a.order - b.order)));
+  return merged;
 }
 
 export function chainOptions(scope: AccessScope, all: readonly AccessScope[], query: ChainQuery): Sources[] | string {

@@ -10,20 +10,26 @@ import { canonicalMethods } from './method-mask';
 export const OTHER_METHODS = '<other methods>';
 
 export function masksOf(eff: Effective22): MethodMask[] {
-  return [
-    ...(eff.host?.orders.map((o) => o.methods) ?? []),
-    ...(eff.host?.allows.map((a) => a.methods) ?? []),
-    ...(eff.host?.denys.map((d) => d.methods) ?? []),
-    ...eff.requires.map((r) => r.methods),
-    ...eff.satisfy.map((s) => s.methods),
-  ];
+  const masks: MethodMask[] = [];
+  const add = (entries: readonly { readonly methods: MethodMask }[]) => {
+    for (const e of entries) masks.push(e.methods);
+  };
+  if (eff.host) {
+    add(eff.host.orders);
+    add(eff.host.allows);
+    add(eff.host.denys);
+  }
+  add(eff.requires);
+  add(eff.satisfy);
+  return masks;
 }
 
 /** Named methods (canonical: HEAD is GET) in first-seen order, universe first. */
 export function namedMethods(eff: Effective22, universe: readonly string[]): string[] {
   const names = [...universe];
   for (const mask of masksOf(eff)) for (const m of mask.methods) names.push(m);
-  return canonicalMethods(names);
+  // most rules name no method at all
+  return names.length === 0 ? names : canonicalMethods(names);
 }
 
 /** One representative per method class to compile: the named methods and OTHER_METHODS. */

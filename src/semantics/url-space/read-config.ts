@@ -8,7 +8,7 @@
  * Per-directory files and `<Directory>` / `<Files>` / `<Proxy>` contents are not read: what they hold
  * acts after the directory walk (per-directory RewriteRule and Redirect run in the fixups phase).
  */
-import { ConfigFile, Directive, Section } from '../../cst';
+import { ConfigFile, Directive, Section, holdsAny } from '../../cst';
 import { SourceFile } from '../../server/types';
 import { both, Certainty, CERTAIN, ConditionContext, conditionOf, Version } from './conditions';
 import { isMappingDirective } from './directive-kinds';
@@ -135,6 +135,8 @@ function facts(section: Section | null, file: SourceFile, line: number, b: Build
  * file as the main server's or a virtual host's own with certainty `yes`, found by the same descent
  * without building its entries (the fixpoint below walks every file several times).
  */
+const LOAD_MODULE = ['loadmodule'];
+
 function loadedModules(files: readonly SourceFile[], ctx: ConditionContext): Set<string> {
   const ids = new Set<string>();
   const visit = (container: Section | ConfigFile, file: SourceFile, certain: boolean, inVhost: boolean): void => {
@@ -150,7 +152,8 @@ function loadedModules(files: readonly SourceFile[], ctx: ConditionContext): Set
       } else if (node.lowerName === 'virtualhost' && !inVhost) visit(node, file, certain, true);
     }
   };
-  for (const file of files) if (file.role !== 'htaccess') visit(file.tree, file, true, false);
+  // only LoadModule lines add to the set: a file without one is not walked
+  for (const file of files) if (file.role !== 'htaccess' && holdsAny(file.tree, LOAD_MODULE, [])) visit(file.tree, file, true, false);
   return ids;
 }
 
