@@ -170,8 +170,15 @@ function rewriteScope(plan: Plan, ctx: TransformContext): void {
   // a unit inside another unit goes with it
   const outer = units.filter((u) => !units.some((v) => v !== u && v.kind === 'section' && contains(v, u)));
   if (outer.length > 1) {
-    const order = documentOrder(container);
-    outer.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+    // lines of one body (the usual Order + Allow pair) are in document order by their place in it
+    const parent = outer[0].parent;
+    if (parent && outer.every((u) => u.parent === parent)) {
+      const body = parent.body;
+      outer.sort((a, b) => body.indexOf(a) - body.indexOf(b));
+    } else {
+      const order = documentOrder(container);
+      outer.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+    }
   }
   const anchor = outer.find((u) => canHoldBlock(u, container));
   // nested lines take the indentation step the scope itself uses (files may mix tabs and spaces)
