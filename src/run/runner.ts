@@ -67,17 +67,28 @@ export class ServerRun {
       },
       requireModule: (module, reason, at = null) => {
         const node = at && 'tree' in at ? null : at;
-        const owner = at && 'tree' in at ? at : node ? this.sourceOf(node) : null;
+        // the file being transformed wins: the owner of `at` is looked for only in applyServer
+        const owner = file ? null : at && 'tree' in at ? at : node ? this.sourceOf(node) : null;
         const where = file ?? owner ?? this.server.main ?? this.server.files[0];
         this.moduleRequests.push({ module, reason, file: where.displayPath, line: lineOf(node), transform: transform.id });
       },
     };
   }
 
-  /** The server file whose tree holds `node`, if any. */
+  /** Files by tree, for sourceOf; rebuilt when a file's tree was replaced (fail() parses it again) since. */
+  private owners: Map<ConfigFile, SourceFile> | null = null;
+
+  /** The server file whose tree holds `node`, if any (the first one, as a search of server.files would find). */
   sourceOf(node: Node): SourceFile | null {
     const tree = fileOf(node);
-    return tree ? (this.server.files.find((f) => f.tree === tree) ?? null) : null;
+    if (!tree) return null;
+    let found = this.owners?.get(tree);
+    if (found === undefined || found.tree !== tree) {
+      this.owners = new Map();
+      for (const f of this.server.files) if (!this.owners.has(f.tree)) this.owners.set(f.tree, f);
+      found = this.owners.get(tree);
+    }
+    return found ?? null;
   }
 
   fail(file: SourceFile, error: InputError): void {

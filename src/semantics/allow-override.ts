@@ -114,7 +114,13 @@ const byFile = new WeakMap<SourceFile, FileDirectories>();
 function fileDirectories(file: SourceFile, base: number): FileDirectories {
   const tree = file.tree;
   const known = byFile.get(file);
-  if (known !== undefined && known.tree === tree && known.version === tree.version && known.base === base) return known;
+  if (known !== undefined && known.tree === tree && known.version === tree.version) {
+    if (known.base === base) return known;
+    // a file before this one gained or lost a <Directory> (allow-override-default adds `<Directory />`): only `order` moves
+    const moved: FileDirectories = { ...known, base, entries: known.entries.map((e) => ({ ...e, order: e.order - known.base + base })) };
+    byFile.set(file, moved);
+    return moved;
+  }
   const entries: DirectorySection[] = [];
   const all = sections(tree, 'Directory');
   let order = base;

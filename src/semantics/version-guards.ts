@@ -171,8 +171,10 @@ function decideIfModule(values: readonly string[]): IfModuleOutcome {
 export function reliesOnModule(section: Section): string | null {
   const name = section.lowerName;
   if (name === 'ifversion') return 'version';
-  if (name === 'ifmodule' && !isLoadGuard(section)) return ifModuleOutcome(section.values).relies;
-  return null;
+  if (name !== 'ifmodule') return null;
+  // a test that relies on nothing needs no look at the section's body (isLoadGuard)
+  const relies = ifModuleOutcome(section.values).relies;
+  return relies !== null && !isLoadGuard(section) ? relies : null;
 }
 
 /** True when a section's contents never apply on the 2.4 target. */
