@@ -167,12 +167,14 @@ function candidates(files: readonly SourceFile[], have: ReadonlySet<string>): Ca
           const table = directiveModules(node.lowerName);
           // definingModule gives null or table[0] (or cgi/cgid): nothing to plan when that is built in or there
           const modules = table && !table.some(isMpm) && !table.some((m) => have.has(m)) && (cgiOrCgid(table) || open(table[0])) ? table : null;
-          const needs = argumentNeeds(node).filter((n) => open(n.module));
+          const all = argumentNeeds(node);
+          const needs = all.length === 0 ? all : all.filter((n) => open(n.module));
           if (modules || needs.length > 0) out.push({ node, file, tests, modules, needs });
         } else if (node.kind === 'section') {
           const ifModule = node.lowerName === 'ifmodule';
           if (!ifModule) {
-            const needs = sectionNeeds(node).filter((n) => open(n.module));
+            const all = sectionNeeds(node);
+            const needs = all.length === 0 ? all : all.filter((n) => open(n.module));
             if (needs.length > 0) out.push({ node, file, tests, modules: null, needs });
           }
           if (sectionIsTwoTwoOnly(node)) continue;
