@@ -160,13 +160,23 @@ function testsHold(tests: readonly ModuleTest[], loaded: ReadonlySet<string>): b
 function candidates(files: readonly SourceFile[], have: ReadonlySet<string>): Candidate[] {
   const out: Candidate[] = [];
   const open = (module: string) => !ALWAYS_BUILTIN.has(module) && !have.has(module) && !isMpm(module);
+  // the table's verdict depends on the name only: worked out once per distinct name of the call
+  const byName = new Map<string, readonly string[] | null>();
+  const modulesOf = (name: string): readonly string[] | null => {
+    let modules = byName.get(name);
+    if (modules === undefined) {
+      const table = directiveModules(name);
+      // definingModule gives null or table[0] (or cgi/cgid): nothing to plan when that is built in or there
+      modules = table && !table.some(isMpm) && !table.some((m) => have.has(m)) && (cgiOrCgid(table) || open(table[0])) ? table : null;
+      byName.set(name, modules);
+    }
+    return modules;
+  };
   for (const file of files) {
     const visit = (container: { readonly body: readonly Node[] }, tests: readonly ModuleTest[]): void => {
       for (const node of container.body) {
         if (node.kind === 'directive') {
-          const table = directiveModules(node.lowerName);
-          // definingModule gives null or table[0] (or cgi/cgid): nothing to plan when that is built in or there
-          const modules = table && !table.some(isMpm) && !table.some((m) => have.has(m)) && (cgiOrCgid(table) || open(table[0])) ? table : null;
+          const modules = modulesOf(node.lowerName);
           const all = argumentNeeds(node);
           const needs = all.length === 0 ? all : all.filter((n) => open(n.module));
           if (modules || needs.length > 0) out.push({ node, file, tests, modules, needs });

@@ -59,7 +59,7 @@ export function normalizeDirPath(p: string): string {
 
 /** Whether a <Directory> argument is a regex (`~ …`) or a wildcard pattern. */
 export function isRegexSection(section: Section): boolean {
-  return section.values[0] === '~' || section.name.toLowerCase().endsWith('match');
+  return section.values[0] === '~' || section.lowerName.endsWith('match');
 }
 
 /** <IfModule>, <IfDefine>, … — but not an <IfVersion> that holds on the 2.4 target. */
