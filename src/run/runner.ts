@@ -95,11 +95,15 @@ export class ServerRun {
   fail(file: SourceFile, error: InputError): void {
     if (!this.failed.has(file.realPath)) this.failed.set(file.realPath, error);
     file.tree = parse(file.original);
+    this.healthyFiles = null;
   }
 
-  /** Files transforms may edit: not failed, and not read for context only (--context). */
-  healthy(): SourceFile[] {
-    return this.server.files.filter((f) => !this.failed.has(f.realPath) && f.role !== 'context');
+  /** healthy()'s answer until a file fails (the server's files and their roles do not change during a run). */
+  private healthyFiles: readonly SourceFile[] | null = null;
+
+  /** Files transforms may edit: not failed, and not read for context only (--context). Do not change the array. */
+  healthy(): readonly SourceFile[] {
+    return (this.healthyFiles ??= this.server.files.filter((f) => !this.failed.has(f.realPath) && f.role !== 'context'));
   }
 }
 
@@ -220,7 +224,8 @@ export function runServer(server: ServerTree, transforms: readonly Transform[], 
     const shown = (f: SourceFile) => !transform.restores22Meaning || !f.writtenFor24;
     const slot = dispatcher.slotOf(transform);
     if (transform.applyFile) {
-      for (const file of run.healthy().filter(shown)) {
+      // a file that fails meanwhile gets a new list (fail()), this loop goes on over the one it took
+      for (const file of transform.restores22Meaning ? run.healthy().filter(shown) : run.healthy()) {
         if (!dispatcher.concerns(slot, file.tree)) continue;
         try {
           transform.applyFile(file.tree, run.context(transform, file));
