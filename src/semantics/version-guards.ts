@@ -135,8 +135,8 @@ export interface IfModuleOutcome {
 
 /**
  * Outcomes by test: the outcome is a function of the `!` and the word httpd reads (readIfModule), which
- * the key spells unambiguously (`!word` when negated); answers are kept for the run (a plain map of
- * strings, bounded: weak maps keyed on nodes made each garbage collection slower than they saved).
+ * the key spells unambiguously (`!word` when negated); answers are kept for the run in a plain map of
+ * strings, bounded (not a weak map keyed on each line's argument array: there would be one per line).
  */
 const outcomeByTest = new Map<string, IfModuleOutcome>();
 /** Distinct tests a run keeps answers for (a few dozen in real configs; generated ones cannot make the maps large). */
