@@ -15,7 +15,7 @@
 // it in), mod_authz_core, mod_authz_host. Each is asked of the module planner where a test relies on it, so the
 // verdict holds: it writes a LoadModule line unless `--httpd` reports the module built in (a fragment run reports
 // what the main config must load).
-import { Node, Section, ancestors, walk } from '../src/cst';
+import { Node, Section, ancestors, sections as allSections, walk } from '../src/cst';
 import { isTwoTwoOnly, ifModuleOutcome, reliesOnModule, sectionIsTwoTwoOnly } from '../src/semantics/version-guards';
 import { Transform, TransformContext } from './types';
 
@@ -23,7 +23,7 @@ const ACCESS_LINE = /^(order|allow|deny|satisfy|require|authmerging)$/i;
 const OLD_LINE = /^(order|allow|deny|satisfy)$/i;
 const REQUIRE_CONTAINER = /^require(all|any|none)$/i;
 
-const isBranch = (n: Node): n is Section => n.kind === 'section' && n.is('IfModule', 'IfVersion');
+const isBranch = (n: Node): n is Section => n.kind === 'section' && (n.lowerName === 'ifmodule' || n.lowerName === 'ifversion');
 
 function label(section: Section): string {
   return `<${section.name} ${section.values.join(' ')}>`;
@@ -64,9 +64,10 @@ function requestReason(section: Section, module: string): string {
 /** Asks the planner for every module a decided test relies on (outside branches that never apply). */
 function requestModules(sections: readonly Section[], ctx: TransformContext): void {
   for (const s of sections) {
-    if (isTwoTwoOnly(s) || !hasContent(s)) continue;
+    // the test's name first: most sections rely on no module
     const module = reliesOnModule(s);
-    if (module) ctx.requireModule(module, requestReason(s, module), s);
+    if (!module || isTwoTwoOnly(s) || !hasContent(s)) continue;
+    ctx.requireModule(module, requestReason(s, module), s);
   }
 }
 
@@ -114,14 +115,17 @@ export const accessDualVersion: Transform = {
   title: 'Decide dual-version access blocks for 2.4 and leave them as they are',
   row: 'Authorization: mixing old and new directives (blocks with a 2.2 and a 2.4 branch keep working; mod_access_compat is for old-only configs)',
   order: 90,
+  // it acts on <IfModule>/<IfVersion> blocks only: a file without one has nothing for it
+  triggers: { sections: ['IfModule', 'IfVersion'] },
   applyFile(tree, ctx) {
-    const sections = walk(tree).filter((n): n is Section => n.kind === 'section');
+    const sections = allSections(tree);
     requestModules(sections, ctx);
     // containers: the file and every section that is not itself a branch, in a part of the file 2.4 reads
     const containers = [tree, ...sections.filter((s) => !isBranch(s) && !sectionIsTwoTwoOnly(s) && !isTwoTwoOnly(s))];
     for (const c of containers) {
-      const block = c.body.filter(isBranch).filter(holdsAccess);
-      if (block.length > 0) reportBlock(block, ctx);
+      let block: Section[] | null = null;
+      for (const n of c.body) if (isBranch(n) && holdsAccess(n)) (block ??= []).push(n);
+      if (block) reportBlock(block, ctx);
     }
   },
 };

@@ -108,6 +108,8 @@ export const allowOverrideForHtaccess: Transform = {
   row: 'Authorization: Require in .htaccess needs AllowOverride AuthConfig (Order/Allow/Deny needed Limit)',
   order: 150,
   runsAfter: ['access-to-require', 'allow-override-default'],
+  // it only ever acts beside an AllowOverride line that grants Limit: a server without one has nothing for it
+  triggers: { directives: ['AllowOverride'] },
   applyServer(server, ctx) {
     const files = server.files.filter((f) => f.role !== 'htaccess');
     if (files.length === 0) return;

@@ -20,10 +20,10 @@
 // Debian layout (one-line mods-enabled/*.load files): new lines go after the `Include mods-enabled/*.load`.
 import { Directive, Node, NewLine, Section, ancestors, directives, insertAfter, insertBefore, replaceWith, splitLineEnd, walk } from '../src/cst';
 import { ALWAYS_BUILTIN, MAYBE_BUILTIN, MPMS, classify, dependencies, isMpm, readIfModule } from '../src/modules/knowledge';
-import { argumentNeeds, sectionNeeds } from '../src/modules/needs';
+import { Need, argumentNeeds, sectionNeeds } from '../src/modules/needs';
 import { HttpdProbe, probeHttpd } from '../src/modules/probe';
 import { directiveModules, moduleFile } from '../src/modules/table';
-import { isTwoTwoOnly } from '../src/semantics/version-guards';
+import { isTwoTwoOnly, sectionIsTwoTwoOnly } from '../src/semantics/version-guards';
 import { unreadPerDirectoryFiles } from '../src/semantics/allow-override';
 import { ServerTree, SourceFile } from '../src/server/types';
 import { Transform, TransformContext } from './types';
@@ -118,25 +118,91 @@ function findSite(server: ServerTree, allLoads: readonly LoadLine[], whole: bool
   return null;
 }
 
-/** Whether every `<IfModule>` around a node holds when `loaded` are the loaded modules. */
-function ifModulesHold(node: Node, loaded: ReadonlySet<string>): boolean {
-  for (const s of ancestors(node)) {
-    if (!s.is('IfModule')) continue;
-    const test = readIfModule(s.values);
-    const present = test.form !== 'other' && !!test.id && loaded.has(test.id);
-    if (present === test.negated) return false;
-  }
+/** The module a directive line defined by `modules` (from the table; not an MPM's) needs on 2.4, or null when one of them is there. */
+function definingModule(modules: readonly string[], have: ReadonlySet<string>, mpm: string): string | null {
+  if (modules.some((m) => have.has(m))) return null;
+  if (cgiOrCgid(modules)) return mpm === 'mpm_prefork' ? 'cgi' : 'cgid';
+  return modules[0];
+}
+
+/** An `<IfModule>` around a line, read once: the module id it tests (null when it names none httpd could match) and whether it is negated. */
+interface ModuleTest {
+  readonly id: string | null;
+  readonly negated: boolean;
+}
+
+/** A directive or section the planner may plan for, with what does not change between rounds read once. */
+interface Candidate {
+  readonly node: Directive | Section;
+  readonly file: SourceFile;
+  /** The `<IfModule>` tests around it, outermost first. */
+  readonly tests: readonly ModuleTest[];
+  /** A directive's defining modules (table), or null. */
+  readonly modules: readonly string[] | null;
+  /** What its arguments (a directive) or its tag (a section) name. */
+  readonly needs: readonly Need[];
+}
+
+/** Whether every `<IfModule>` test holds when `loaded` are the loaded modules (ifModulesHold on tests read once). */
+function testsHold(tests: readonly ModuleTest[], loaded: ReadonlySet<string>): boolean {
+  for (const t of tests) if ((t.id !== null && loaded.has(t.id)) === t.negated) return false;
   return true;
 }
 
-/** The module a directive line needs on 2.4 (from the table), or null when core, an MPM's, or unknown to 2.4. */
-function definingModule(name: string, have: ReadonlySet<string>, mpm: string): string | null {
-  const modules = directiveModules(name);
-  if (!modules || modules.some(isMpm)) return null;
-  if (modules.some((m) => have.has(m))) return null;
-  if (modules.includes('cgi') && modules.includes('cgid')) return mpm === 'mpm_prefork' ? 'cgi' : 'cgid';
-  return modules[0];
+/**
+ * The lines of `files` outside 2.2-only branches that can need a module, in file order, each with its
+ * `<IfModule>` tests. One walk per file carries the enclosing sections' verdicts down (instead of asking
+ * isTwoTwoOnly and ifModulesHold of each line's ancestors), and lines that can never plan anything are
+ * left out: core directives, unknown ones, an MPM's, and whatever only names modules in `have` already
+ * (`have` only grows, so those stay planned for nothing). The rounds of directiveNeeds then evaluate the
+ * tests of the few lines left, on a tree nothing edits meanwhile.
+ */
+function candidates(files: readonly SourceFile[], have: ReadonlySet<string>): Candidate[] {
+  const out: Candidate[] = [];
+  const open = (module: string) => !ALWAYS_BUILTIN.has(module) && !have.has(module) && !isMpm(module);
+  // the table's verdict depends on the name only: worked out once per distinct name of the call
+  const byName = new Map<string, readonly string[] | null>();
+  const modulesOf = (name: string): readonly string[] | null => {
+    let modules = byName.get(name);
+    if (modules === undefined) {
+      const table = directiveModules(name);
+      // definingModule gives null or table[0] (or cgi/cgid): nothing to plan when that is built in or there
+      modules = table && !table.some(isMpm) && !table.some((m) => have.has(m)) && (cgiOrCgid(table) || open(table[0])) ? table : null;
+      byName.set(name, modules);
+    }
+    return modules;
+  };
+  for (const file of files) {
+    const visit = (container: { readonly body: readonly Node[] }, tests: readonly ModuleTest[]): void => {
+      for (const node of container.body) {
+        if (node.kind === 'directive') {
+          const modules = modulesOf(node.lowerName);
+          const all = argumentNeeds(node);
+          const needs = all.length === 0 ? all : all.filter((n) => open(n.module));
+          if (modules || needs.length > 0) out.push({ node, file, tests, modules, needs });
+        } else if (node.kind === 'section') {
+          const ifModule = node.lowerName === 'ifmodule';
+          if (!ifModule) {
+            const all = sectionNeeds(node);
+            const needs = all.length === 0 ? all : all.filter((n) => open(n.module));
+            if (needs.length > 0) out.push({ node, file, tests, modules: null, needs });
+          }
+          if (sectionIsTwoTwoOnly(node)) continue;
+          if (ifModule) {
+            const test = readIfModule(node.values);
+            visit(node, [...tests, { id: test.form !== 'other' && test.id ? test.id : null, negated: test.negated }]);
+          } else {
+            visit(node, tests);
+          }
+        }
+      }
+    };
+    visit(file.tree, []);
+  }
+  return out;
 }
+
+const cgiOrCgid = (modules: readonly string[]) => modules.includes('cgi') && modules.includes('cgid');
 
 /** Needs of the directives and sections the migrated tree uses, with their IfModule tests evaluated on `loaded`. */
 function directiveNeeds(files: readonly SourceFile[], present: ReadonlySet<string>, assumed: ReadonlySet<string>, mpm: string): Map<string, string> {
@@ -152,21 +218,17 @@ function directiveNeeds(files: readonly SourceFile[], present: ReadonlySet<strin
     on.add(module);
   };
   const where = (node: Node, file: SourceFile) => `line ${node.line} of ${file.displayPath}`;
+  const lines = candidates(files, have);
   // a module planned for one directive can turn an <IfModule> true for others: repeat until stable
   for (let round = 0; round < 5; round++) {
     const before = planned.size;
-    for (const file of files) {
-      for (const node of walk(file.tree)) {
-        if (node.kind !== 'directive' && node.kind !== 'section') continue;
-        if (isTwoTwoOnly(node) || !ifModulesHold(node, on)) continue;
-        if (node.kind === 'directive') {
-          const module = definingModule(node.name, have, mpm);
-          if (module) plan(module, () => `${node.name} (${where(node, file)}) is defined by mod_${module}`);
-          for (const n of argumentNeeds(node)) plan(n.module, () => `${n.reason} (${where(node, file)})`);
-        } else if (!node.is('IfModule')) {
-          for (const n of sectionNeeds(node as Section)) plan(n.module, () => `${n.reason} (${where(node, file)})`);
-        }
+    for (const { node, file, tests, modules, needs } of lines) {
+      if (!testsHold(tests, on)) continue;
+      if (modules) {
+        const module = definingModule(modules, have, mpm);
+        if (module) plan(module, () => `${node.name} (${where(node, file)}) is defined by mod_${module}`);
       }
+      for (const n of needs) plan(n.module, () => `${n.reason} (${where(node, file)})`);
     }
     if (planned.size === before) break;
   }

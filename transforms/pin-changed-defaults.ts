@@ -14,19 +14,25 @@ import { SourceFile } from '../src/server/types';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { Severity, Transform } from './types';
 
-const CONDITIONAL = ['IfModule', 'IfDefine', 'IfVersion'];
+/** <IfModule>, <IfDefine>, <IfVersion>, by lower-case name. */
+const CONDITIONAL = new Set(['ifmodule', 'ifdefine', 'ifversion']);
+const conditional = (s: Section) => CONDITIONAL.has(s.lowerName);
 
 /** True when a node applies to the main server: only conditional sections around it. */
 function serverLevel(node: Node): boolean {
-  return ancestors(node).every((s) => s.is(...CONDITIONAL));
+  for (let p = node.parent; p !== null && p.kind === 'section'; p = p.parent) if (!conditional(p)) return false;
+  return true;
 }
 
 /** The <VirtualHost> around a node, null at server level, undefined anywhere else. */
 function scopeOf(node: Node): Section | null | undefined {
-  const up = ancestors(node).filter((s) => !s.is(...CONDITIONAL));
+  const up = ancestors(node).filter((s) => !conditional(s));
   if (up.length === 0) return null;
   return up.length === 1 && up[0].is('VirtualHost') ? up[0] : undefined;
 }
+
+/** The lines of the server this transform reads with a given name (outside 2.2-only branches, in config order). */
+type Named = (name: string) => readonly Directive[];
 
 interface Setting {
   readonly name: string;
@@ -37,15 +43,15 @@ interface Setting {
   /** Lines to write (default `${name} ${v22}`). */
   readonly lines?: NewLine[];
   /** Only when this holds for the server. */
-  readonly when?: (all: readonly Directive[]) => boolean;
+  readonly when?: (named: Named) => boolean;
   /** Another way the server sets it explicitly. */
-  readonly alsoSetBy?: (all: readonly Directive[]) => boolean;
+  readonly alsoSetBy?: (named: Named) => boolean;
 }
 
-const absoluteRootOptions = (all: readonly Directive[]) =>
-  all.some((d) => {
-    if (!d.is('Options') || d.values.some((v) => /^[+-]/.test(v))) return false;
-    const dir = ancestors(d).find((s) => !s.is(...CONDITIONAL));
+const absoluteRootOptions = (named: Named) =>
+  named('Options').some((d) => {
+    if (d.values.some((v) => /^[+-]/.test(v))) return false;
+    const dir = ancestors(d).find((s) => !conditional(s));
     return !!dir && dir.is('Directory') && ['/', '"/"'].includes(dir.values[0] ?? '') && serverLevel(dir);
   });
 
@@ -81,14 +87,14 @@ const SETTINGS: readonly Setting[] = [
     effect: 'the loaded mod_reqtimeout now limits how long clients may take to send headers and body (408)',
     pinSeverity: 'info',
     lines: ['<IfModule reqtimeout_module>', { text: 'RequestReadTimeout header=0 body=0', depth: 1 }, '</IfModule>'],
-    when: (all) => all.some((d) => d.is('LoadModule') && d.values[0] === 'reqtimeout_module'),
+    when: (named) => named('LoadModule').some((d) => d.values[0] === 'reqtimeout_module'),
   },
 ];
 
 const PROXY_CHECKS = ['SSLProxyCheckPeerCN', 'SSLProxyCheckPeerExpire'];
 
-/** Every directive this transform reads: the settings, what their conditions test, and the SSL proxy lines. */
-const READS = [...SETTINGS.map((s) => s.name), 'Options', 'LoadModule', ...PROXY_CHECKS, 'SSLProxyEngine'];
+/** Every directive this transform reads (lower case): the settings, what their conditions test, and the SSL proxy lines. */
+const READS = [...new Set([...SETTINGS.map((s) => s.name), 'Options', 'LoadModule', ...PROXY_CHECKS, 'SSLProxyEngine'].map((n) => n.toLowerCase()))];
 
 export const pinChangedDefaults: Transform = {
   id: 'pin-changed-defaults',
@@ -98,18 +104,24 @@ export const pinChangedDefaults: Transform = {
   restores22Meaning: true,
   applyServer(server, ctx) {
     const pin = ctx.options.pinDefaults === true;
-    const entries: { file: SourceFile; d: Directive }[] = server.files
-      .filter((f) => f.role !== 'htaccess')
-      .flatMap((file) => directives(file.tree, ...READS).filter((d) => !isTwoTwoOnly(d)).map((d) => ({ file, d })));
-    const all = entries.map((e) => e.d);
+    // name by name from each file's name index (a walk over every line of every file was most of the cost)
+    const files = server.files.filter((f) => f.role !== 'htaccess');
+    const byName = new Map<string, Directive[]>();
+    for (const name of READS) byName.set(name, files.flatMap((file) => directives(file.tree, name).filter((d) => !isTwoTwoOnly(d))));
+    const named: Named = (name) => byName.get(name.toLowerCase()) ?? [];
+    const engines: { file: SourceFile; d: Directive }[] = files.flatMap((file) =>
+      directives(file.tree, 'SSLProxyEngine')
+        .filter((d) => !isTwoTwoOnly(d))
+        .map((d) => ({ file, d })),
+    );
     const main = server.main;
 
     if (main) {
       const lines: NewLine[] = [];
       const pinned: Setting[] = [];
       for (const s of SETTINGS) {
-        if (s.when && !s.when(all)) continue;
-        const explicit = all.some((d) => d.is(s.name) && serverLevel(d)) || (s.alsoSetBy?.(all) ?? false);
+        if (s.when && !s.when(named)) continue;
+        const explicit = named(s.name).some(serverLevel) || (s.alsoSetBy?.(named) ?? false);
         if (explicit) continue;
         if (pin) {
           lines.push(...(s.lines ?? [`${s.name} ${s.v22}`]));
@@ -141,9 +153,9 @@ export const pinChangedDefaults: Transform = {
     }
 
     // SSLProxyCheckPeerCN / SSLProxyCheckPeerExpire: where SSLProxyEngine is on
-    const serverSet = new Set(all.filter((d) => d.is(...PROXY_CHECKS) && serverLevel(d)).map((d) => d.name.toLowerCase()));
-    for (const { file, d } of entries) {
-      if (!d.is('SSLProxyEngine') || (d.values[0] ?? '').toLowerCase() !== 'on') continue;
+    const serverSet = new Set(PROXY_CHECKS.flatMap(named).filter(serverLevel).map((d) => d.name.toLowerCase()));
+    for (const { file, d } of engines) {
+      if ((d.values[0] ?? '').toLowerCase() !== 'on') continue;
       const scope = scopeOf(d);
       if (scope === undefined) continue;
       const own = scope ? [...directives(scope, ...PROXY_CHECKS)].filter((x) => !isTwoTwoOnly(x)).map((x) => x.name.toLowerCase()) : [];

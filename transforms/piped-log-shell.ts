@@ -49,6 +49,8 @@ export const pipedLogShell: Transform = {
   order: 430,
   triggers: { directives: PIPED_LOGS },
   applyFile(tree, ctx) {
+    // most log lines name a file: a look at each name's lines first spares the walk in file order below
+    if (!PIPED_LOGS.some((name) => directives(tree, name).some((d) => (d.values[0] ?? '').startsWith('|')))) return;
     for (const d of directives(tree, ...PIPED_LOGS)) {
       if (isTwoTwoOnly(d)) continue;
       const target = d.values[0] ?? '';

@@ -20,8 +20,19 @@ function proxyTarget(d: Directive): string {
   return (inLocation ? d.values[0] : d.values[1]) ?? '';
 }
 
+const SETTERS = new Set(['setenvif', 'setenvifnocase', 'setenvifexpr', 'browsermatch', 'browsermatchnocase']);
+
 function setsVariable(d: Directive): boolean {
-  return d.is('SetEnvIf', 'SetEnvIfNoCase', 'SetEnvIfExpr', 'BrowserMatch', 'BrowserMatchNoCase') && d.values.some((v) => /^!?proxy-scgi-pathinfo(=|$)/i.test(v));
+  return SETTERS.has(d.lowerName) && d.values.some((v) => /^!?proxy-scgi-pathinfo(=|$)/i.test(v));
+}
+
+/**
+ * Whether a line may hold an SCGI URL, from its raw text (no argument scan): a value is its raw word
+ * with quotes, continuations and `\` escapes removed, so without a backslash on the line a value
+ * holding `scgi://` means the raw text holds it too.
+ */
+function mayNameScgi(raw: string): boolean {
+  return raw.indexOf('\\') !== -1 || /scgi:\/\//i.test(raw);
 }
 
 export const proxyScgiPathinfo: Transform = {
@@ -37,8 +48,9 @@ export const proxyScgiPathinfo: Transform = {
       if (setsVariable(d) && !isTwoTwoOnly(d)) done.add(d.parent);
     }
     for (const d of directives(tree)) {
-      const proxyPass = d.is('ProxyPass', 'ProxyPassMatch');
-      if (!proxyPass && !d.values.some((v) => SCGI_URL.test(v))) continue;
+      const name = d.lowerName;
+      const proxyPass = name === 'proxypass' || name === 'proxypassmatch';
+      if (!proxyPass && (!mayNameScgi(d.raw) || !d.values.some((v) => SCGI_URL.test(v)))) continue;
       if (isTwoTwoOnly(d)) continue;
       if (proxyPass) {
         if (!/^scgi:\/\//i.test(proxyTarget(d))) continue;

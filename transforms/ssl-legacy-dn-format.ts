@@ -14,6 +14,15 @@ import { Transform } from './types';
 
 const DN_VARIABLE = /\bSSL_(CLIENT|SERVER)_[SI]_DN\b/i;
 
+/** Whether a raw text may match DN_VARIABLE: it holds `_DN` (any case). One indexOf per underscore, cheaper than the regex on every line. */
+function mayNameDn(raw: string): boolean {
+  for (let i = raw.indexOf('_'); i !== -1; i = raw.indexOf('_', i + 1)) {
+    // `| 32` folds ASCII case: only D/d give 100, only N/n give 110
+    if ((raw.charCodeAt(i + 1) | 32) === 100 && (raw.charCodeAt(i + 2) | 32) === 110) return true;
+  }
+  return false;
+}
+
 function legacyWord(d: Directive): boolean {
   return d.values.some((v) => /^\+?LegacyDNStringFormat$/i.test(v));
 }
@@ -56,7 +65,7 @@ export const sslLegacyDnFormat: Transform = {
         uses.get(c)!.push(n);
       };
       for (const d of directives(tree)) {
-        if (!DN_VARIABLE.test(d.raw) || d.is('SSLOptions') || isTwoTwoOnly(d)) continue;
+        if (!mayNameDn(d.raw) || !DN_VARIABLE.test(d.raw) || d.is('SSLOptions') || isTwoTwoOnly(d)) continue;
         add(containerOf(d), d);
       }
       for (const s of sections(tree, 'If', 'ElseIf')) {

@@ -108,10 +108,14 @@ function lbmethodNeeds(values: readonly string[], what: () => string): Need[] {
   return out;
 }
 
+/** What most lines need beyond their defining module: nothing (shared, never changed). */
+const NOTHING: readonly Need[] = Object.freeze([]);
+
 /** Modules a section's open tag needs (`<Proxy balancer://…>` and the section's own module). */
-export function sectionNeeds(section: Section): Need[] {
+export function sectionNeeds(section: Section): readonly Need[] {
   const out: Need[] = [];
-  const modules = directiveModules(`<${section.name}`);
+  // the table's names are looked up in lower case (directiveModules): the lower-case name is cached on the node
+  const modules = directiveModules(`<${section.lowerName}`);
   if (modules) out.push({ module: modules[0], reason: `<${section.name}> is defined by mod_${modules[0]}` });
   if (section.is('Proxy', 'ProxyMatch') && /^balancer:\/\//i.test(section.values[0] ?? '')) {
     out.push(...balancerNeeds(`<${section.name} ${section.values[0]}>`), {
@@ -123,9 +127,9 @@ export function sectionNeeds(section: Section): Need[] {
 }
 
 /** Modules an argument of a directive names (providers, schemes, cache types); the defining module is not included. */
-export function argumentNeeds(d: Directive): Need[] {
+export function argumentNeeds(d: Directive): readonly Need[] {
   const name = d.lowerName;
-  if (!ARGUMENT_DIRECTIVES.has(name)) return [];
+  if (!ARGUMENT_DIRECTIVES.has(name)) return NOTHING;
   const values = d.values;
   const what = () => `${d.name} ${values.join(' ')}`.trim();
   const out: Need[] = [];

@@ -46,9 +46,14 @@ for (const [name, entry] of Object.entries(TABLE.directives)) {
  * directive name or a section name written `<Name`. Null when 2.4 has no such directive.
  */
 export function directiveModules(name: string): readonly string[] | null {
-  const entry = byLowerName.get(name.toLowerCase());
-  if (!entry || !entry.module) return null;
-  return [entry.module, ...(entry.alsoDefinedBy ?? [])];
+  // a name in lower case already (a node's lowerName) is looked up as it is
+  return modulesByLowerName.get(name) ?? modulesByLowerName.get(name.toLowerCase()) ?? null;
+}
+
+/** directiveModules' answers, made once from the table (frozen: every caller shares them). */
+const modulesByLowerName = new Map<string, readonly string[]>();
+for (const [name, entry] of byLowerName) {
+  if (entry.module) modulesByLowerName.set(name, Object.freeze([entry.module, ...(entry.alsoDefinedBy ?? [])]));
 }
 
 /** Whether httpd 2.4 (core or any module of the table) knows a directive. */

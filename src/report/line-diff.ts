@@ -1,8 +1,9 @@
 /**
  * The line diff of the `diff` package (jsdiff 9, `diffLines` without options), computed the same
- * way and so with the same result, at a fraction of its cost: lines are numbered once (equal text,
- * equal number) and compared as integers, and the search keeps its paths in typed arrays instead of
- * one object per step. The patch of a migrated file must stay byte for byte what the package
+ * way and so with the same result, at a fraction of its cost: the search keeps its paths in typed
+ * arrays (allocated once and reused) instead of one object per step, and compares lines as strings,
+ * as jsdiff does (a migrated file has few changes, so the search compares each line about once:
+ * numbering every line first through a map cost more than the comparisons it saved). The patch of a migrated file must stay byte for byte what the package
  * produced (reviewers' tools, `git apply`, tests), and a minimal line diff is not unique: where
  * lines repeat (blank lines, `</Directory>`, `Allow from all`), which of the equal lines count as
  * removed depends on the order the search visits them. So the search is jsdiff's own: Myers'
@@ -41,6 +42,12 @@ class Runs {
   prev = new Int32Array(1024);
   size = 0;
 
+  /** Empties the pool for another search (its arrays are kept). */
+  reset(): this {
+    this.size = 0;
+    return this;
+  }
+
   add(count: number, kind: ChangeKind, prev: number): number {
     if (this.size === this.count.length) {
       const grow = <T extends Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
@@ -69,28 +76,24 @@ export const MAX_RUNS = 1 << 23;
  * runs of memory.
  */
 export function diffLineRuns(oldLines: readonly string[], newLines: readonly string[], maxRuns = MAX_RUNS): Change[] | null {
-  // number the lines: equal text, equal number
-  const ids = new Map<string, number>();
-  const number = (lines: readonly string[]): Int32Array => {
-    const out = new Int32Array(lines.length);
-    for (let i = 0; i < lines.length; i++) {
-      let id = ids.get(lines[i]);
-      if (id === undefined) ids.set(lines[i], (id = ids.size));
-      out[i] = id;
-    }
-    return out;
-  };
-  const a = number(oldLines);
-  const b = number(newLines);
+  try {
+    return search(oldLines, newLines, maxRuns);
+  } finally {
+    releaseLarge();
+  }
+}
+
+function search(oldLines: readonly string[], newLines: readonly string[], maxRuns: number): Change[] | null {
+  const a = oldLines;
+  const b = newLines;
   const oldLen = a.length;
   const newLen = b.length;
-  const runs = new Runs();
+  // one search at a time (collect() copies the script out before the next one starts)
+  const runs = sharedRuns.reset();
 
   // bestPath[k] for diagonal k = oldPos - newPos, stored at k + offset; run -1 = no run yet
   const offset = oldLen + newLen + 1;
-  const pathOld = new Int32Array(2 * offset + 1);
-  const pathRun = new Int32Array(2 * offset + 1);
-  const alive = new Uint8Array(2 * offset + 1);
+  const { pathOld, pathRun, alive } = paths(2 * offset + 1);
 
   /** Slides along equal lines from (oldPos, oldPos - k); returns the new oldPos and records a kept run. */
   const slide = (k: number, oldPos: number, run: number): [number, number] => {
@@ -159,6 +162,32 @@ export function diffLineRuns(oldLines: readonly string[], newLines: readonly str
     }
   }
   return null; // unreachable: d = oldLen + newLen always reaches the end
+}
+
+let sharedRuns = new Runs();
+
+/** Arrays kept between searches up to this many entries; a larger search (a huge rewrite) leaves its arrays to the collector. */
+const KEEP = 1 << 16;
+
+/**
+ * The search's diagonal arrays, kept between searches and grown when a text pair needs more. Only
+ * `alive` must start cleared: pathOld and pathRun are read for a diagonal only once it is alive.
+ */
+let diagonals = { pathOld: new Int32Array(1024), pathRun: new Int32Array(1024), alive: new Uint8Array(1024) };
+
+function releaseLarge(): void {
+  if (sharedRuns.count.length > KEEP) sharedRuns = new Runs();
+  if (diagonals.alive.length > KEEP) diagonals = { pathOld: new Int32Array(1024), pathRun: new Int32Array(1024), alive: new Uint8Array(1024) };
+}
+
+function paths(size: number): typeof diagonals {
+  if (diagonals.alive.length < size) {
+    const n = Math.max(size, diagonals.alive.length * 2);
+    diagonals = { pathOld: new Int32Array(n), pathRun: new Int32Array(n), alive: new Uint8Array(n) };
+  } else {
+    diagonals.alive.fill(0, 0, size);
+  }
+  return diagonals;
 }
 
 function collect(runs: Runs, last: number): Change[] {

@@ -4,14 +4,15 @@
  * that does not parse cleanly, or whose transform throws, keeps its original
  * bytes and is reported as an error.
  */
-import { ConfigFile, Node, fileOf, holdsAny, parse } from '../cst';
+import { ConfigFile, Node, fileOf, parse } from '../cst';
+import { NameIndex, nameIndex } from '../cst/name-index';
 import { writtenFor24 } from '../semantics/era';
 import { Discovery, InputError, ServerTree, SourceFile } from '../server/types';
 import { Finding, Severity } from '../model/finding';
 import { ModuleRequest } from '../model/module-request';
 import { RunOptions } from '../model/run-options';
 import { ModulePlanEntry } from '../model/server-outcome';
-import { Transform, TransformContext, Triggers } from '../../transforms/types';
+import { Transform, TransformContext } from '../../transforms/types';
 
 export type FileStatus = 'changed' | 'unchanged' | 'error';
 
@@ -67,27 +68,42 @@ export class ServerRun {
       },
       requireModule: (module, reason, at = null) => {
         const node = at && 'tree' in at ? null : at;
-        const owner = at && 'tree' in at ? at : node ? this.sourceOf(node) : null;
+        // the file being transformed wins: the owner of `at` is looked for only in applyServer
+        const owner = file ? null : at && 'tree' in at ? at : node ? this.sourceOf(node) : null;
         const where = file ?? owner ?? this.server.main ?? this.server.files[0];
         this.moduleRequests.push({ module, reason, file: where.displayPath, line: lineOf(node), transform: transform.id });
       },
     };
   }
 
-  /** The server file whose tree holds `node`, if any. */
+  /** Files by tree, for sourceOf; rebuilt when a file's tree was replaced (fail() parses it again) since. */
+  private owners: Map<ConfigFile, SourceFile> | null = null;
+
+  /** The server file whose tree holds `node`, if any (the first one, as a search of server.files would find). */
   sourceOf(node: Node): SourceFile | null {
     const tree = fileOf(node);
-    return tree ? (this.server.files.find((f) => f.tree === tree) ?? null) : null;
+    if (!tree) return null;
+    let found = this.owners?.get(tree);
+    if (found === undefined || found.tree !== tree) {
+      this.owners = new Map();
+      for (const f of this.server.files) if (!this.owners.has(f.tree)) this.owners.set(f.tree, f);
+      found = this.owners.get(tree);
+    }
+    return found ?? null;
   }
 
   fail(file: SourceFile, error: InputError): void {
     if (!this.failed.has(file.realPath)) this.failed.set(file.realPath, error);
     file.tree = parse(file.original);
+    this.healthyFiles = null;
   }
 
-  /** Files transforms may edit: not failed, and not read for context only (--context). */
-  healthy(): SourceFile[] {
-    return this.server.files.filter((f) => !this.failed.has(f.realPath) && f.role !== 'context');
+  /** healthy()'s answer until a file fails (the server's files and their roles do not change during a run). */
+  private healthyFiles: readonly SourceFile[] | null = null;
+
+  /** Files transforms may edit: not failed, and not read for context only (--context). Do not change the array. */
+  healthy(): readonly SourceFile[] {
+    return (this.healthyFiles ??= this.server.files.filter((f) => !this.failed.has(f.realPath) && f.role !== 'context'));
   }
 }
 
@@ -137,33 +153,68 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A transform's triggers in lower case, for the name index (null: it runs everywhere). */
-interface Dispatch {
-  readonly directives: readonly string[];
-  readonly sections: readonly string[];
-}
+/**
+ * Which transforms a file's names trigger, worked out once per version of the file's tree: the
+ * file's distinct names (its name index's keys) are looked up in a map from trigger name to
+ * transforms, instead of every transform asking the index for each of its names in every file.
+ * An answer is kept with the index it was read from; an edit makes a new index (name-index.ts),
+ * so the next question about that file reads the new one.
+ */
+class Dispatcher {
+  /** Position of each transform with triggers, in the marks below. */
+  private readonly slot = new Map<Transform, number>();
+  private readonly byDirective = new Map<string, number[]>();
+  private readonly bySection = new Map<string, number[]>();
+  private readonly marks = new Map<ConfigFile, { index: NameIndex; triggered: boolean[] }>();
 
-const dispatchCache = new WeakMap<Triggers, Dispatch>();
-
-function dispatchOf(transform: Transform): Dispatch | null {
-  const triggers = transform.triggers;
-  if (!triggers) return null;
-  let d = dispatchCache.get(triggers);
-  if (!d) {
-    const lower = (names: readonly string[] = []) => names.map((n) => n.toLowerCase());
-    d = { directives: lower(triggers.directives), sections: lower(triggers.sections) };
-    dispatchCache.set(triggers, d);
+  constructor(transforms: readonly Transform[]) {
+    const enlist = (map: Map<string, number[]>, names: readonly string[] | undefined, slot: number) => {
+      for (const name of names ?? []) {
+        const lower = name.toLowerCase();
+        const list = map.get(lower);
+        if (list) list.push(slot);
+        else map.set(lower, [slot]);
+      }
+    };
+    for (const t of transforms) {
+      if (!t.triggers || this.slot.has(t)) continue;
+      const slot = this.slot.size;
+      this.slot.set(t, slot);
+      enlist(this.byDirective, t.triggers.directives, slot);
+      enlist(this.bySection, t.triggers.sections, slot);
+    }
   }
-  return d;
-}
 
-/** Whether the transform has something to look at in this tree (its file's name index answers). */
-function concerns(dispatch: Dispatch | null, tree: ConfigFile): boolean {
-  return dispatch === null || holdsAny(tree, dispatch.directives, dispatch.sections);
+  /** The transform's slot, or null when it has no triggers (it runs everywhere). */
+  slotOf(transform: Transform): number | null {
+    return this.slot.get(transform) ?? null;
+  }
+
+  /** Whether the transform in `slot` has something to look at in this tree (always, for null: no triggers). */
+  concerns(slot: number | null, tree: ConfigFile): boolean {
+    if (slot === null) return true;
+    const index = nameIndex(tree);
+    let known = this.marks.get(tree);
+    if (known === undefined || known.index !== index) {
+      const triggered: boolean[] = [];
+      const mark = (map: ReadonlyMap<string, number[]>, names: Iterable<string>) => {
+        for (const name of names) {
+          const slots = map.get(name);
+          if (slots !== undefined) for (const s of slots) triggered[s] = true;
+        }
+      };
+      mark(this.byDirective, index.directivesByName.keys());
+      mark(this.bySection, index.sectionsByName.keys());
+      known = { index, triggered };
+      this.marks.set(tree, known);
+    }
+    return known.triggered[slot] === true;
+  }
 }
 
 export function runServer(server: ServerTree, transforms: readonly Transform[], options: RunOptions): ServerRun {
   const run = new ServerRun(server, options);
+  const dispatcher = new Dispatcher(transforms);
   for (const file of server.files) {
     const problem = precheck(file);
     if (problem && file.role !== 'context') run.fail(file, problem);
@@ -171,10 +222,11 @@ export function runServer(server: ServerTree, transforms: readonly Transform[], 
   for (const transform of transforms) {
     // a transform that writes back 2.2's meaning sees no file written for 2.4
     const shown = (f: SourceFile) => !transform.restores22Meaning || !f.writtenFor24;
-    const dispatch = dispatchOf(transform);
+    const slot = dispatcher.slotOf(transform);
     if (transform.applyFile) {
-      for (const file of run.healthy().filter(shown)) {
-        if (!concerns(dispatch, file.tree)) continue;
+      // a file that fails meanwhile gets a new list (fail()), this loop goes on over the one it took
+      for (const file of transform.restores22Meaning ? run.healthy().filter(shown) : run.healthy()) {
+        if (!dispatcher.concerns(slot, file.tree)) continue;
         try {
           transform.applyFile(file.tree, run.context(transform, file));
         } catch (error) {
@@ -182,7 +234,7 @@ export function runServer(server: ServerTree, transforms: readonly Transform[], 
         }
       }
     }
-    if (transform.applyServer && (dispatch === null || server.files.some((f) => concerns(dispatch, f.tree)))) {
+    if (transform.applyServer && (slot === null || server.files.some((f) => dispatcher.concerns(slot, f.tree)))) {
       try {
         const view: ServerTree = transform.restores22Meaning
           ? { ...server, main: server.main && shown(server.main) ? server.main : null, files: server.files.filter(shown) }

@@ -7,7 +7,7 @@
  */
 import { ConfigFile, Directive, Section, ancestors, directives, sections, walk } from '../cst';
 import { ServerTree, SourceFile } from '../server/types';
-import { ifVersionHolds, isTwoTwoOnly } from './version-guards';
+import { ifVersionHolds, isTwoTwoOnly, sectionIsTwoTwoOnly } from './version-guards';
 import { globMatch } from './url-space/glob';
 
 const WILDCARD = /[*?[]/;
@@ -59,7 +59,7 @@ export function normalizeDirPath(p: string): string {
 
 /** Whether a <Directory> argument is a regex (`~ …`) or a wildcard pattern. */
 export function isRegexSection(section: Section): boolean {
-  return section.values[0] === '~' || section.name.toLowerCase().endsWith('match');
+  return section.values[0] === '~' || section.lowerName.endsWith('match');
 }
 
 /** <IfModule>, <IfDefine>, … — but not an <IfVersion> that holds on the 2.4 target. */
@@ -68,16 +68,83 @@ function isConditional(section: Section): boolean {
   return /^if/i.test(section.name);
 }
 
-/** Lines of `section` that belong to it directly or through conditional wrappers (not nested scopes). */
-function ownDirectives(section: Section, name: string): Directive[] {
-  const out: Directive[] = [];
-  for (const d of directives(section, name)) {
-    if (isTwoTwoOnly(d)) continue;
-    const chain = ancestors(d);
-    const inner = chain.slice(0, chain.indexOf(section));
-    if (inner.every((s) => /^if/i.test(s.name))) out.push(d);
+/**
+ * AllowOverride and AllowOverrideList lines of `section` that belong to it directly or through
+ * conditional wrappers (not nested scopes), in file order, outside 2.2-only branches: one walk that
+ * enters only `<If…>` wrappers that apply on 2.4. `section` itself is outside 2.2-only branches.
+ */
+function ownOverrideLines(section: Section): { allowOverride: Directive[]; allowOverrideList: Directive[] } {
+  const allowOverride: Directive[] = [];
+  const allowOverrideList: Directive[] = [];
+  const visit = (container: Section): void => {
+    for (const node of container.body) {
+      if (node.kind === 'directive') {
+        const name = node.lowerName;
+        if (name === 'allowoverride') allowOverride.push(node);
+        else if (name === 'allowoverridelist') allowOverrideList.push(node);
+      } else if (node.kind === 'section' && /^if/i.test(node.name) && !sectionIsTwoTwoOnly(node)) {
+        visit(node);
+      }
+    }
+  };
+  visit(section);
+  return { allowOverride, allowOverrideList };
+}
+
+/** What directorySections found in one file: its <Directory> count and its entries, for one version of its tree. */
+interface FileDirectories {
+  readonly tree: ConfigFile;
+  readonly version: number;
+  /** The `order` of the file's first <Directory> minus one (the count in the files before it). */
+  readonly base: number;
+  /** Every <Directory> of the file, regex ones included (they count for `order`). */
+  readonly count: number;
+  readonly entries: readonly DirectorySection[];
+}
+
+/**
+ * Per file, the entries of the last call. They are a function of the file's tree (its version counts
+ * every edit and move, see ConfigFile.version) and of the number of <Directory> sections in the files
+ * before it (`order`), so they are reused while the tree, its version and that count are the same:
+ * transforms that ask for the server's sections one after the other (allow-override-default,
+ * allow-override-for-htaccess) read each file once while it does not change.
+ */
+const byFile = new WeakMap<SourceFile, FileDirectories>();
+
+function fileDirectories(file: SourceFile, base: number): FileDirectories {
+  const tree = file.tree;
+  const known = byFile.get(file);
+  if (known !== undefined && known.tree === tree && known.version === tree.version) {
+    if (known.base === base) return known;
+    // a file before this one gained or lost a <Directory> (allow-override-default adds `<Directory />`): only `order` moves
+    const moved: FileDirectories = { ...known, base, entries: known.entries.map((e) => ({ ...e, order: e.order - known.base + base })) };
+    byFile.set(file, moved);
+    return moved;
   }
-  return out;
+  const entries: DirectorySection[] = [];
+  const all = sections(tree, 'Directory');
+  let order = base;
+  for (const section of all) {
+    order++;
+    if (isRegexSection(section) || section.values.length !== 1) continue;
+    if (isTwoTwoOnly(section)) continue;
+    const outer = ancestors(section);
+    const { allowOverride, allowOverrideList } = ownOverrideLines(section);
+    entries.push({
+      file,
+      section,
+      path: normalizeDirPath(section.values[0]),
+      inVhost: outer.some((s) => s.is('VirtualHost')),
+      conditional: outer.some(isConditional),
+      order,
+      allowOverride,
+      allowOverrideList,
+      setsUnconditionally: allowOverride.some((d) => d.parent === section),
+    });
+  }
+  const found: FileDirectories = { tree, version: tree.version, base, count: all.length, entries };
+  byFile.set(file, found);
+  return found;
 }
 
 /** Every non-regex <Directory> section of the server, in config order. */
@@ -86,24 +153,9 @@ export function directorySections(files: readonly SourceFile[]): DirectorySectio
   let order = 0;
   for (const file of files) {
     if (file.role === 'htaccess') continue;
-    for (const section of sections(file.tree, 'Directory')) {
-      order++;
-      if (isRegexSection(section) || section.values.length !== 1) continue;
-      if (isTwoTwoOnly(section)) continue;
-      const outer = ancestors(section);
-      const allowOverride = ownDirectives(section, 'AllowOverride');
-      out.push({
-        file,
-        section,
-        path: normalizeDirPath(section.values[0]),
-        inVhost: outer.some((s) => s.is('VirtualHost')),
-        conditional: outer.some(isConditional),
-        order,
-        allowOverride,
-        allowOverrideList: ownDirectives(section, 'AllowOverrideList'),
-        setsUnconditionally: allowOverride.some((d) => d.parent === section),
-      });
-    }
+    const found = fileDirectories(file, order);
+    order += found.count;
+    for (const entry of found.entries) out.push(entry);
   }
   return out;
 }

@@ -62,22 +62,27 @@ const SECTIONS_24 = new Set(['requireall', 'requireany', 'requirenone', 'if', 'e
  * 2.2 reads (`<IfVersion < 2.4>`, `<IfModule !mod_authz_core.c>` branches) do not count.
  */
 export function writtenFor24(tree: ConfigFile): boolean {
+  // the name is looked at first and isTwoTwoOnly (a walk up the enclosing sections) only for the few
+  // lines whose name counts: the answer is the same, and most lines of a file count for nothing
   let has24 = false;
   for (const node of walk(tree)) {
-    if (node.kind !== 'section' && node.kind !== 'directive') continue;
-    if (isTwoTwoOnly(node)) continue;
-    const name = node.name.toLowerCase();
     if (node.kind === 'section') {
-      if (SECTIONS_24.has(name)) has24 = true;
+      if (!has24 && SECTIONS_24.has(node.lowerName) && !isTwoTwoOnly(node)) has24 = true;
       continue;
     }
-    if (DIRECTIVES_22.has(name)) return false;
-    if (DIRECTIVES_24.has(name)) has24 = true;
-    else if (name === 'require') {
+    if (node.kind !== 'directive') continue;
+    const name = node.lowerName;
+    if (DIRECTIVES_22.has(name)) {
+      if (!isTwoTwoOnly(node)) return false;
+    } else if (has24) {
+      continue;
+    } else if (DIRECTIVES_24.has(name)) {
+      if (!isTwoTwoOnly(node)) has24 = true;
+    } else if (name === 'require') {
       const words = node.values.map((v) => v.toLowerCase());
       const provider = words[0] === 'not' ? words[1] : words[0];
-      if (provider !== undefined && REQUIRE_24_PROVIDERS.includes(provider)) has24 = true;
-    } else if (name === 'loglevel' && node.values.some((v) => v.includes(':') || /^trace[1-8]$/i.test(v))) {
+      if (provider !== undefined && REQUIRE_24_PROVIDERS.includes(provider) && !isTwoTwoOnly(node)) has24 = true;
+    } else if (name === 'loglevel' && node.values.some((v) => v.includes(':') || /^trace[1-8]$/i.test(v)) && !isTwoTwoOnly(node)) {
       // per-module levels (`LogLevel warn ssl:info`) and trace levels are 2.4's
       has24 = true;
     }

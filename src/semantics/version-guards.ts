@@ -20,7 +20,7 @@
  * access-to-require), which writes a LoadModule line unless `--httpd` reports
  * the module built in.
  */
-import { Node, Section, ancestors } from '../cst';
+import { Node, Section } from '../cst';
 import { isStandard22, isStandard24, readIfModule } from '../modules/knowledge';
 import { sourceOf } from '../modules/table';
 
@@ -133,7 +133,28 @@ export interface IfModuleOutcome {
   readonly why: string;
 }
 
+/**
+ * Outcomes by test: the outcome is a function of the `!` and the word httpd reads (readIfModule), which
+ * the key spells unambiguously (`!word` when negated); answers are kept for the run in a plain map of
+ * strings, bounded (not a weak map keyed on each line's argument array: there would be one per line).
+ */
+const outcomeByTest = new Map<string, IfModuleOutcome>();
+/** Distinct tests a run keeps answers for (a few dozen in real configs; generated ones cannot make the maps large). */
+const CACHE_LIMIT = 4096;
+
 export function ifModuleOutcome(values: readonly string[]): IfModuleOutcome {
+  const first = values[0] ?? '';
+  const key = first === '!' ? `!${values[1] ?? ''}` : first;
+  let outcome = outcomeByTest.get(key);
+  if (outcome === undefined) {
+    // moduleTruth reads only tables that never change: the answer holds for the whole run
+    outcome = decideIfModule(values);
+    if (outcomeByTest.size < CACHE_LIMIT) outcomeByTest.set(key, outcome);
+  }
+  return outcome;
+}
+
+function decideIfModule(values: readonly string[]): IfModuleOutcome {
   // httpd reads the first word after an optional `!`
   const { name: word, negated } = readIfModule(values);
   const truth = moduleTruth(word);
@@ -148,16 +169,35 @@ export function ifModuleOutcome(values: readonly string[]): IfModuleOutcome {
  * `authz_core` / `authz_host` for their tests; null for anything else.
  */
 export function reliesOnModule(section: Section): string | null {
-  if (section.is('IfVersion')) return 'version';
-  if (section.is('IfModule') && !isLoadGuard(section)) return ifModuleOutcome(section.values).relies;
-  return null;
+  const name = section.lowerName;
+  if (name === 'ifversion') return 'version';
+  if (name !== 'ifmodule') return null;
+  // a test that relies on nothing needs no look at the section's body (isLoadGuard)
+  const relies = ifModuleOutcome(section.values).relies;
+  return relies !== null && !isLoadGuard(section) ? relies : null;
 }
 
 /** True when a section's contents never apply on the 2.4 target. */
 export function sectionIsTwoTwoOnly(section: Section): boolean {
-  if (section.is('IfVersion')) return ifVersionHolds(section.values) === false;
-  if (section.is('IfModule')) return ifModuleOutcome(section.values).on24 === false && !isLoadGuard(section);
+  // most sections are neither: one comparison of the cached lower-case name each
+  const name = section.lowerName;
+  if (name === 'ifversion') return ifVersionOutcome(section.values) === false;
+  if (name === 'ifmodule') return ifModuleOutcome(section.values).on24 === false && !isLoadGuard(section);
   return false;
+}
+
+/** ifVersionHolds on the target, by its operator and version (`op.length:opver`, unambiguous); bounded like the rest. */
+const versionByTest = new Map<string, boolean | null>();
+
+function ifVersionOutcome(values: readonly string[]): boolean | null {
+  const [op, ver] = values.length >= 2 ? [values[0], values[1]] : ['=', values[0] ?? ''];
+  const key = `${op.length}:${op}${ver}`;
+  let holds = versionByTest.get(key);
+  if (holds === undefined) {
+    holds = ifVersionHolds(values);
+    if (versionByTest.size < CACHE_LIMIT) versionByTest.set(key, holds);
+  }
+  return holds;
 }
 
 /**
@@ -174,5 +214,7 @@ function isLoadGuard(section: Section): boolean {
 
 /** True when a node sits inside a section that only applies on 2.2. */
 export function isTwoTwoOnly(node: Node): boolean {
-  return ancestors(node).some(sectionIsTwoTwoOnly);
+  // the enclosing sections, innermost first, without building the ancestors() array
+  for (let p = node.parent; p !== null && p.kind === 'section'; p = p.parent) if (sectionIsTwoTwoOnly(p)) return true;
+  return false;
 }
