@@ -53,6 +53,7 @@ function physicalLine(text: string, offset: number, bomLength: number): number {
 function checkInvariants(text: string): ConfigFile {
   const file = parse(text);
   expect(file.print()).toBe(text);
+  expect(file.printsAs(text)).toBe(true);
   // no empty line nodes, and each node's line number is the physical line of its first byte
   for (const { line, offset, raw } of lineOffsets(file)) {
     expect(raw.length).toBeGreaterThan(0);
@@ -82,6 +83,37 @@ describe('corpus round trip', () => {
 
   test.each(corpusFiles)('%s: line numbers point at the physical lines', (rel) => {
     checkInvariants(readFileSync(path.join(CORPUS, rel)).toString('latin1'));
+  });
+});
+
+describe('printsAs tells the printed text without printing it', () => {
+  const text = '\xEF\xBB\xBF# c\r\n<Directory /x>\n  Allow from all\n</Directory>\nListen 80';
+  test.each([
+    ['the same text', text, true],
+    ['one byte changed in a section body', text.replace('all', 'alL'), false],
+    ['a byte more at the end', text + '\n', false],
+    ['a byte less at the end', text.slice(0, -1), false],
+    ['without the byte order mark', text.slice(3), false],
+    ['empty', '', false],
+  ])('%s', (_name, other, expected) => {
+    const file = parse(text);
+    expect(file.printsAs(other)).toBe(expected);
+    expect(file.printsAs(other)).toBe(file.print() === other);
+  });
+
+  test('after an edit it answers for the edited tree', () => {
+    const file = parse(text);
+    const section = file.body.find((n) => n.kind === 'section');
+    if (section?.kind !== 'section') throw new Error('no section');
+    section.body[0].raw = '  Deny from all\n';
+    expect(file.printsAs(text)).toBe(false);
+    expect(file.printsAs(file.print())).toBe(true);
+  });
+
+  test('an unclosed section', () => {
+    const open = '<Directory /x>\n  Allow from all\n';
+    expect(parse(open).printsAs(open)).toBe(true);
+    expect(parse(open).printsAs(open + '</Directory>\n')).toBe(false);
   });
 });
 

@@ -488,4 +488,23 @@ export class ConfigFile {
     for (const node of this.body) node.print(out);
     return out.join('');
   }
+
+  /** Whether the tree prints as `text`, found line by line without building the printed text. */
+  printsAs(text: string): boolean {
+    if (!text.startsWith(this.bom)) return false;
+    let offset = this.bom.length;
+    const line = (raw: string): boolean => {
+      if (!text.startsWith(raw, offset)) return false;
+      offset += raw.length;
+      return true;
+    };
+    const node = (n: Node): boolean => {
+      if (n.kind !== 'section') return line(n.raw);
+      if (!line(n.open.raw)) return false;
+      for (const child of n.body) if (!node(child)) return false;
+      return n.close === null || line(n.close.raw);
+    };
+    for (const n of this.body) if (!node(n)) return false;
+    return offset === text.length;
+  }
 }

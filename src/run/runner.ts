@@ -130,7 +130,7 @@ function softenSwitchedOff(run: ServerRun): void {
 /** Context files are read, never written: whatever a server-wide transform did to their trees is undone. */
 function releaseContext(run: ServerRun): void {
   for (const file of run.server.files) {
-    if (file.role === 'context' && file.tree.print() !== file.original) file.tree = parse(file.original);
+    if (file.role === 'context' && !file.tree.printsAs(file.original)) file.tree = parse(file.original);
   }
   const contextPaths = new Set(run.server.files.filter((f) => f.role === 'context').map((f) => f.displayPath));
   if (contextPaths.size === 0) return;
@@ -141,7 +141,7 @@ function releaseContext(run: ServerRun): void {
 /** Checks what must hold before any transform touches a file. */
 function precheck(file: SourceFile): InputError | null {
   const { tree } = file;
-  if (tree.print() !== file.original) {
+  if (!tree.printsAs(file.original)) {
     return { path: file.displayPath, message: 'internal error: the parsed tree does not print back the same bytes' };
   }
   const first = tree.diagnostics[0];
@@ -254,6 +254,8 @@ export function runServer(server: ServerTree, transforms: readonly Transform[], 
 
 export function fileResult(file: SourceFile, failed: InputError | undefined): FileResult {
   if (failed) return { file, status: 'error', output: file.original, error: failed };
+  // an untouched tree is told apart without printing it
+  if (file.tree.printsAs(file.original)) return { file, status: 'unchanged', output: file.original };
   const output = file.tree.print();
   return { file, status: output === file.original ? 'unchanged' : 'changed', output };
 }
