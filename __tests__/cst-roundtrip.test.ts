@@ -105,7 +105,9 @@ describe('printsAs tells the printed text without printing it', () => {
     const file = parse(text);
     const section = file.body.find((n) => n.kind === 'section');
     if (section?.kind !== 'section') throw new Error('no section');
-    section.body[0].raw = '  Deny from all\n';
+    const line = section.body[0];
+    if (line.kind !== 'directive') throw new Error('no directive');
+    line.raw = '  Deny from all\n';
     expect(file.printsAs(text)).toBe(false);
     expect(file.printsAs(file.print())).toBe(true);
   });
