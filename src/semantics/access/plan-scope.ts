@@ -109,14 +109,15 @@ function replaceOnly22(part: string, candidates: readonly AccessScope[]): boolea
 const trivial22 = (part: string, candidates: readonly AccessScope[]) => part === 'Satisfy' && candidates.every((c) => c.read.rules.satisfy.every((x) => x.value === 'all'));
 
 /** The same rules whatever the request: one plan for every combination, else the reason. */
-function agree(plans: (Plan | string)[], ambiguity: string): Plan | string {
+function agree(plans: (Plan | string)[], ambiguity: string | (() => string)): Plan | string {
   const failed = plans.find((p): p is string => typeof p === 'string');
   if (failed) return failed;
   const ok = plans as Plan[];
   if (ok.length > 1) {
     const key = (p: Plan) => JSON.stringify([p.tree, p.inherit]);
     const first = key(ok[0]);
-    if (ok.some((p) => key(p) !== first)) return ambiguity;
+    // the reason names every source: spelled out only when the plans disagree
+    if (ok.some((p) => key(p) !== first)) return typeof ambiguity === 'string' ? ambiguity : ambiguity();
   }
   const notes = [...new Set(ok.flatMap((p) => p.notes))];
   return { ...ok[0], notes };
@@ -144,7 +145,7 @@ export function planOld(scope: AccessScope, ctx: PlanContext): Plan | string {
     const rules = [...rulesOf(combo), scope.read.rules];
     return planRules(scope, rules, bounded, ctx.universe);
   });
-  return agree(plans, ambiguityReason(combos));
+  return agree(plans, () => ambiguityReason(combos));
 }
 
 /** The inherited 2.2 rules of one combination (chainOptions already dropped what a boundary cuts off). */
@@ -277,7 +278,7 @@ export function planBoth(scope: AccessScope, ctx: PlanContext): Plan | string {
     if ('unsupported' in compiled) return compiled.unsupported;
     return { scope, tree: compiled.tree, inherit: false, replacesAuthz: true, notes: compiled.notes };
   });
-  return agree(plans, ambiguityReason(combos));
+  return agree(plans, () => ambiguityReason(combos));
 }
 
 /**
