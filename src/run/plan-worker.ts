@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Worker, isMainThread, parentPort, workerData } from 'worker_threads';
 import { DiscoverOptions, Plan } from '../server/types';
-import { planServers } from '../server/discover';
+import { planServers } from '../server/plan-servers';
 
 interface PlanRequest {
   readonly paths: readonly string[];
