@@ -89,6 +89,9 @@ export function logicalDirectory(scope: AccessFileScope, diskDir: string): strin
   return best ? best.logical : diskDir;
 }
 
+/** A character a wildcard needs (`*`, `?`, or `[` of a `[...]` class): a path without one is fixed as a whole. */
+const WILDCARD_CHARACTER = /[*?[]/;
+
 export function accessFileScope(
   mainPath: string,
   files: readonly FileFacts[],
@@ -102,6 +105,8 @@ export function accessFileScope(
   const dirs = new Set<string>(options.fragment ? [] : [ctx.serverRoot.root, path.dirname(mainPath)]);
   const logical = new Map<string, string>(options.fragment ? [] : [[ctx.serverRoot.root, ctx.serverRoot.logical]]);
   const fixedPart = (abs: string): string | null => {
+    // a normalized path (no empty component) without a wildcard character is fixed as a whole (the root takes the long way: null)
+    if (!WILDCARD_CHARACTER.test(abs) && !abs.endsWith(path.sep)) return abs;
     const root = path.parse(abs).root;
     const fixed: string[] = [];
     for (const component of abs.slice(root.length).split(path.sep)) {

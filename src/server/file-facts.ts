@@ -16,8 +16,27 @@ export const FACT_NAMES = ['include', 'includeoptional', 'serverroot', 'accessfi
 const WANTED = new Set(FACT_NAMES);
 /** First letters (lower case) of the wanted directive names: other lines are passed over unread. */
 const FIRST_LETTERS = new Set([...WANTED].filter((n) => !n.startsWith('<')).map((n) => n.charCodeAt(0)));
+/** Lengths of the wanted directive names: a line whose name has another length is passed over without cutting it out. */
+const WANTED_LENGTHS = new Set([...WANTED].filter((n) => !n.startsWith('<')).map((n) => n.length));
 const D = 'd'.charCodeAt(0);
 const BACKSLASH = 92;
+/** A comment that may be a commented-out Include: `#`, white space (as `\s` reads it), then an i (a prefilter: the full test follows). */
+const MAY_BE_INCLUDE = /\s*i/iy;
+
+/**
+ * End of a directive's name (a bare word: up to white space) starting at `from`, or -1 when a
+ * backslash stands in it (a continuation may split the name: the Directive node finds it then).
+ */
+function bareNameEnd(text: string, from: number, end: number): number {
+  let i = from;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13)) break;
+    if (c === BACKSLASH) return -1;
+    i++;
+  }
+  return i;
+}
 
 function addFact(byName: Map<string, DirectiveFact[]>, name: string, fact: DirectiveFact): void {
   const list = byName.get(name);
@@ -54,6 +73,8 @@ export class FileFacts {
       if (at.kind === 'directive') {
         // a lower-case letter for a letter; nothing else maps onto one
         if (!FIRST_LETTERS.has(text.charCodeAt(at.first) | 0x20)) continue;
+        const nameEnd = bareNameEnd(text, at.first, at.end);
+        if (nameEnd !== -1 && (!WANTED_LENGTHS.has(nameEnd - at.first) || !WANTED.has(text.slice(at.first, nameEnd).toLowerCase()))) continue;
         const d = new Directive(text.slice(at.start, at.end), at.line);
         if (WANTED.has(d.lowerName)) add(d.lowerName, { values: d.values, line: at.line });
       } else if (at.kind === 'open') {
@@ -62,8 +83,9 @@ export class FileFacts {
         const open = new SectionOpen(text.slice(at.start, at.end), at.line);
         if (isTag(open) && open.lowerName === 'directory') add('<directory', { values: open.values, line: at.line });
       } else if (at.kind === 'comment') {
+        MAY_BE_INCLUDE.lastIndex = at.first + 1;
+        if (!MAY_BE_INCLUDE.test(text)) continue;
         const body = text.slice(at.first + 1, at.end);
-        if (!/nclude/i.test(body)) continue;
         const m = COMMENTED_INCLUDE_LINE.exec(body.replace(/\r?\n$/, ''));
         if (m) add(COMMENTED_INCLUDE, { values: [m[1].replace(/^"(.*)"$/, '$1')], line: at.line });
       }

@@ -31,7 +31,6 @@ import { comparePaths } from './display-path';
 import { FileRegistry, FoundFile } from './file-registry';
 import { isHtaccess, isMainConfigName } from './file-names';
 import { AccessFileIndex, AccessFileScope, accessFileScope, logicalDirectory } from './access-file-scope';
-import { RealPaths } from './real-paths';
 import { includeContextFor } from './include-context';
 import { BINARY_MESSAGE } from './read-source';
 import { IncludeContext, Problem, followIncludes, hasServerDirectives } from './resolve-includes';
@@ -81,7 +80,7 @@ export function groupServers(input: GroupInput): Grouping {
   const contextMains = [...new Set(input.context ?? [])];
   const candidates = [...new Set([...contextMains, ...input.found.filter(isMainCandidate)])];
   const isCandidate = new Set(candidates);
-  const directoryRealPaths = new RealPaths();
+  const directoryRealPaths = input.registry.realPaths;
   const closures = new Map<FoundFile, Candidate>();
   for (const candidate of candidates) {
     const ctx = includeContextFor(candidate, input.serverRootOverride);
