@@ -14,15 +14,16 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { DiscoverOptions, InputError, Plan } from './types';
 import { comparePaths, toDisplayPath } from './display-path';
-import { FileRegistry, FoundFile } from './file-registry';
+import { FileRegistry, FoundFile, OnRead } from './file-registry';
 import { groupServers } from './group-servers';
 import { BINARY_MESSAGE, describeFsError } from './read-source';
 import { scanDirectory } from './scan-directory';
 
-export function planServers(paths: readonly string[], options: DiscoverOptions = {}): Plan {
+/** `onRead` is told of each file read (plan-worker.ts hands the texts of a one-server run to the main thread). */
+export function planServers(paths: readonly string[], options: DiscoverOptions = {}, onRead?: OnRead): Plan {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const display = (absPath: string): string => toDisplayPath(absPath, cwd);
-  const registry = new FileRegistry();
+  const registry = new FileRegistry(onRead);
   const errors: InputError[] = [];
   const skipped = new Map<string, { absPath: string; reason: string }>();
   const found: FoundFile[] = [];
