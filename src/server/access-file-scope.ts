@@ -89,6 +89,14 @@ export function logicalDirectory(scope: AccessFileScope, diskDir: string): strin
   return best ? best.logical : diskDir;
 }
 
+/** A component that normalizing changes (empty, `.`, `..`), or a trailing separator. */
+const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
+/** path.resolve(value) of an absolute path, without its work when the path is normal already (as most written paths are). */
+function resolveAbsolute(value: string): string {
+  return path.sep === '/' && !NOT_NORMAL.test(value) ? value : path.resolve(value);
+}
+
 /** A character a wildcard needs (`*`, `?`, or `[` of a `[...]` class): a path without one is fixed as a whole. */
 const WILDCARD_CHARACTER = /[*?[]/;
 
@@ -119,8 +127,9 @@ export function accessFileScope(
     const value = expandIncludeVariables(raw, ctx.variables);
     if (value === null || value === '') return;
     if (options.fragment && !path.isAbsolute(value)) return;
-    const named = path.isAbsolute(value) ? path.resolve(value) : path.resolve(ctx.serverRoot.logical, value);
-    const abs = path.isAbsolute(value) ? ctx.serverRoot.map(path.resolve(value)) : path.resolve(ctx.serverRoot.root, value);
+    const absolute = path.isAbsolute(value);
+    const named = absolute ? resolveAbsolute(value) : path.resolve(ctx.serverRoot.logical, value);
+    const abs = absolute ? ctx.serverRoot.map(named) : path.resolve(ctx.serverRoot.root, value);
     const disk = fixedPart(abs);
     const logicalDir = fixedPart(named);
     if (disk === null) return;

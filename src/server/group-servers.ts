@@ -120,10 +120,11 @@ export function groupServers(input: GroupInput): Grouping {
 
   // each main with what it includes, and what switched-off lines would include
   for (const main of mains) {
-    const { ctx } = closures.get(main) as Candidate;
+    const { ctx, reached } = closures.get(main) as Candidate;
     const context = isContext.has(main);
     const eligible = (f: FoundFile) => found.has(f) && !members.has(f) && !isCandidate.has(f) && !reachedByAMain.has(f);
-    const closure = followIncludes(main, input.registry, ctx, display, { eligible });
+    // `reached` is the main's real closure, as followIncludes would make it again (the registry answers each path as before)
+    const closure = followIncludes(main, input.registry, ctx, display, { eligible, real: reached });
     const assembly: Assembly = { main, ctx, context, files: [], includes: new Map(), accessFiles: null };
     for (const f of closure.order) {
       if (members.has(f)) continue;

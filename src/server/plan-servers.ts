@@ -49,7 +49,7 @@ export function planServers(paths: readonly string[], options: DiscoverOptions =
       continue;
     }
     if (stat.isDirectory()) {
-      const scan = scanDirectory(abs);
+      const scan = scanDirectory(abs, registry.realPaths);
       scan.skipped.forEach((s) => skip(s.path, s.reason));
       notConfig.push(...scan.otherFiles);
       for (const file of scan.configFiles) {

@@ -13,6 +13,13 @@ export class RealPaths {
   private readonly memo = new Map<string, string | null>();
   /** Paths whose last component is a symbolic link (found while resolving). */
   private readonly links = new Set<string>();
+  /** Paths a directory listing showed as entries that are not symbolic links (no need to ask lstat). */
+  private readonly listedPlain = new Set<string>();
+
+  /** A directory listing showed `absPath` as an entry that is not a symbolic link (what lstat would say). */
+  listed(absPath: string): void {
+    this.listedPlain.add(absPath);
+  }
 
   /** The real path of `absPath`, or null when it does not resolve (missing, not searchable). */
   resolve(absPath: string): string | null {
@@ -30,6 +37,7 @@ export class RealPaths {
   }
 
   private resolveChild(absPath: string, realParent: string): string | null {
+    if (this.listedPlain.has(absPath)) return path.join(realParent, path.basename(absPath));
     try {
       if (fs.lstatSync(absPath).isSymbolicLink()) {
         this.links.add(absPath);

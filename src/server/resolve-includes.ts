@@ -82,6 +82,8 @@ export interface VirtualInclusion {
 export interface VirtualIncludes {
   /** Files that may be placed through a virtual line (found by the run, in no other server). */
   readonly eligible: (file: FoundFile) => boolean;
+  /** The files the main's real Include lines reach (its closure without virtual lines), when already known. */
+  readonly real?: ReadonlySet<FoundFile>;
 }
 
 /**
@@ -110,7 +112,7 @@ export function followIncludes(
   virtual?: VirtualIncludes,
 ): IncludeClosure & { readonly virtual: ReadonlyMap<FoundFile, VirtualInclusion> } {
   // the real closure first: a file an Include reaches keeps its place even when a switched-off line names it earlier
-  const real = virtual ? new Set(followIncludes(main, registry, ctx, display).order) : null;
+  const real = virtual ? (virtual.real ?? new Set(followIncludes(main, registry, ctx, display).order)) : null;
   const order: FoundFile[] = [];
   const edges = new Map<FoundFile, FoundFile[]>();
   const errors: Problem[] = [];

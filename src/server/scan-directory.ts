@@ -14,6 +14,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { comparePaths } from './display-path';
 import { classifyScannedFile } from './file-names';
+import { RealPaths } from './real-paths';
 
 export interface ScanResult {
   /** Absolute paths of files whose names mark them as configuration. */
@@ -55,10 +56,12 @@ function walk(dir: string, out: Entry[]): void {
   }
 }
 
-export function scanDirectory(dir: string): ScanResult {
+/** `realPaths`, when given, is told which entries are not symbolic links (it then need not ask the disk). */
+export function scanDirectory(dir: string, realPaths?: RealPaths): ScanResult {
   const result: ScanResult = { configFiles: [], otherFiles: [], skipped: [] };
   const paths: Entry[] = [];
   walk(dir, paths);
+  if (realPaths) for (const entry of paths) if (!entry.symlink) realPaths.listed(entry.abs);
   paths.sort((a, b) => comparePaths(a.abs, b.abs));
 
   for (const entry of paths) {
