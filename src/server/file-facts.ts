@@ -54,9 +54,14 @@ export class FileFacts {
   /** Facts of every directive (any depth, in file order) named one of `names`; `<Directory` gives the section's arguments. */
   get(...names: string[]): DirectiveFact[] {
     if (names.length === 1) return [...(this.byName.get(names[0].toLowerCase()) ?? [])];
-    const out: DirectiveFact[] = [];
-    for (const name of names) out.push(...(this.byName.get(name.toLowerCase()) ?? []));
-    return out.sort((a, b) => a.line - b.line);
+    const lists: (readonly DirectiveFact[])[] = [];
+    for (const name of names) {
+      const list = this.byName.get(name.toLowerCase());
+      if (list) lists.push(list);
+    }
+    // most files hold none of the names, or one of them: nothing to merge
+    if (lists.length <= 1) return lists.length === 0 ? [] : [...lists[0]];
+    return lists.flat().sort((a, b) => a.line - b.line);
   }
 
   /**
