@@ -66,7 +66,7 @@ export type LoadResult =
   | { readonly kind: 'error'; readonly message: string };
 
 /** What a path is, as the planning pass met it: its identity (null: not a regular file), or the result of a failure. */
-type PathResult = { readonly identity: string } | Exclude<LoadResult, { kind: 'file' }>;
+type PathResult = { readonly identity: string; readonly size: number } | Exclude<LoadResult, { kind: 'file' }>;
 
 /** Told of each file the registry reads (once per identity): its text and the path it was read under. */
 export type OnRead = (file: FoundFile, text: string, absPath: string) => void;
@@ -93,7 +93,7 @@ export class FileRegistry {
       if (stat) {
         if (stat.isDirectory()) known = { kind: 'directory' };
         else if (!stat.isFile()) known = { kind: 'error', message: 'not a regular file' };
-        else known = { identity: `${stat.dev}:${stat.ino}` };
+        else known = { identity: `${stat.dev}:${stat.ino}`, size: stat.size };
       }
       this.byPath.set(absPath, known as PathResult);
     }
@@ -115,7 +115,7 @@ export class FileRegistry {
     const identity = known.identity;
     let result = this.byIdentity.get(identity);
     if (!result) {
-      const read = readSource(absPath);
+      const read = readSource(absPath, known.size);
       if (read.kind === 'text') {
         const file = new FoundFile(identity, FileFacts.scan(read.text), this.realPaths);
         result = { kind: 'file', file };
