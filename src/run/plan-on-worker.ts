@@ -39,7 +39,12 @@ export function planOnWorker(paths: readonly string[], options: DiscoverOptions)
     };
     worker.on('message', (message: PlanMessage) => {
       if (message.kind === 'texts') {
-        for (const [identity, text] of message.texts) prepared?.add(identity, text);
+        try {
+          for (const [identity, text] of message.texts) prepared?.add(identity, text);
+        } catch {
+          // whatever failed here fails again where the server loads its files, and is reported there
+          prepared = null;
+        }
       } else if (message.kind === 'abandon') {
         prepared = null;
       } else {

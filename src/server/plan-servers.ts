@@ -7,8 +7,8 @@
  * kept (file-facts.ts); a server's files are parsed when it runs (load-server.ts), so a fleet's
  * plan stays small. Bad input never throws: it becomes an InputError, and the rest proceeds.
  *
- * This module is what the plan worker loads (plan-worker.ts): it imports no parser of whole
- * trees and nothing of semantics/, so the worker starts planning sooner.
+ * This module is what the plan worker loads (plan-worker.ts): it imports neither the loader nor
+ * anything of semantics/, so the worker starts planning sooner.
  */
 import * as fs from 'fs';
 import * as path from 'path';
