@@ -22,7 +22,7 @@ import { summaryLine } from '../report/summary';
 import { utf8Bytes } from '../report/utf8-bytes';
 import { verificationLines } from '../report/verification';
 import { VerifyMode } from '../verify/verify-server';
-import { planOnWorker } from './plan-worker';
+import { planOnWorker } from './plan-on-worker';
 import { runServers } from './pool';
 import { JobSettings } from './server-job';
 
@@ -111,7 +111,7 @@ export async function main(options: MainOptions, out: Output): Promise<number> {
   const mode = options.mode;
   // unknown ids are a usage error before anything is read
   selectTransforms(options.only, options.skip);
-  const plan = await planOnWorker(options.paths, { cwd: options.cwd, serverRoot: options.serverRoot, context: options.context });
+  const { plan, prepared } = await planOnWorker(options.paths, { cwd: options.cwd, serverRoot: options.serverRoot, context: options.context });
   const settings: JobSettings = { mode, only: options.only ?? [], skip: options.skip ?? [], runOptions: options.runOptions ?? {}, ...(options.verify ? { verify: options.verify } : {}) };
   const format = options.format ?? 'text';
   const cwd = path.resolve(options.cwd ?? process.cwd());
@@ -150,7 +150,7 @@ export async function main(options: MainOptions, out: Output): Promise<number> {
       site?.addServer(outcome);
       servers.push(keepPatches ? outcome : { ...outcome, patch: '' });
       options.progress?.update(servers.length, outcome);
-    });
+    }, undefined, prepared);
   } finally {
     options.progress?.stop();
     if (patchFd !== null) fs.closeSync(patchFd);

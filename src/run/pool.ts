@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ResourceLimits, Worker } from 'worker_threads';
 import { ServerOutcome } from '../model/server-outcome';
+import { PreparedFiles } from '../server/prepared-files';
 import { ServerPlan } from '../server/types';
 import { failedOutcome } from './failed-outcome';
 import { JobSettings, processServer } from './server-job';
@@ -60,17 +61,17 @@ function workerScript(): string | null {
 }
 
 /** One server on this thread; a failure becomes its outcome. */
-async function runHere(plan: ServerPlan, settings: JobSettings): Promise<ServerOutcome> {
+async function runHere(plan: ServerPlan, settings: JobSettings, prepared: PreparedFiles | null = null): Promise<ServerOutcome> {
   try {
-    return await processServer(plan, settings);
+    return await processServer(plan, settings, prepared);
   } catch (error) {
     return failedOutcome(plan, error);
   }
 }
 
-async function inProcess(plans: readonly ServerPlan[], settings: JobSettings, onOutcome: OnOutcome): Promise<void> {
+async function inProcess(plans: readonly ServerPlan[], settings: JobSettings, onOutcome: OnOutcome, prepared: PreparedFiles | null): Promise<void> {
   for (let i = 0; i < plans.length; i++) {
-    onOutcome(await runHere(plans[i], settings), i);
+    onOutcome(await runHere(plans[i], settings, prepared), i);
     // let timers (progress) and stdout drain between servers
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -82,9 +83,11 @@ export async function runServers(
   jobs: number,
   onOutcome: OnOutcome,
   limits: ResourceLimits = jobs > 1 ? WORKER_LIMITS : SINGLE_WORKER_LIMITS,
+  prepared: PreparedFiles | null = null,
 ): Promise<void> {
   const script = plans.length > 1 ? workerScript() : null;
-  if (!script) return inProcess(plans, settings, onOutcome);
+  // files parsed while planning serve only servers run here: a worker reads its own
+  if (!script) return inProcess(plans, settings, onOutcome, prepared);
 
   const waiting = new Map<number, ServerOutcome>();
   let nextToEmit = 0;

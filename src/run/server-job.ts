@@ -11,6 +11,7 @@ import { RunOptions } from '../model/run-options';
 import { FileOutcome, InputError, ServerOutcome, Verification, serverStatus } from '../model/server-outcome';
 import { filePatch } from '../report/patch';
 import { loadServer } from '../server/load-server';
+import { PreparedFiles } from '../server/prepared-files';
 import { PlannedFile, ServerPlan } from '../server/types';
 import { Leftover, findStages, inspect, settle } from './leftovers';
 import { fileResult, runServer } from './runner';
@@ -72,16 +73,19 @@ function leftoverFinding(leftover: Leftover, mode: Mode, anchor: PlannedFile, pl
   };
 }
 
-/** Settles (--write) or reports (other modes) what interrupted writes left where this server's stages go. */
-function leftovers(plan: ServerPlan, mode: Mode): Finding[] {
+/**
+ * Settles (--write) or reports (other modes) what interrupted writes left where this server's
+ * stages go; `found` tells whether there was any (settling one may have replaced files since planning).
+ */
+function leftovers(plan: ServerPlan, mode: Mode): { findings: Finding[]; found: boolean } {
   const anchor = plan.main ?? plan.files[0];
   const stages = findStages(stageLocations(plan.files.map((f) => f.realPath), plan.main?.realPath ?? null));
-  const out: Finding[] = [];
+  const findings: Finding[] = [];
   for (const stage of stages) {
     const leftover = mode === 'write' ? settle(stage) : inspect(stage);
-    if (leftover) out.push(leftoverFinding(leftover, mode, anchor, plan));
+    if (leftover) findings.push(leftoverFinding(leftover, mode, anchor, plan));
   }
-  return out;
+  return { findings, found: stages.length > 0 };
 }
 
 /**
@@ -108,9 +112,13 @@ function refusal(verification: Verification, main: string, mode: Mode): InputErr
   };
 }
 
-export async function processServer(plan: ServerPlan, settings: JobSettings): Promise<ServerOutcome> {
-  const early = leftovers(plan, settings.mode);
-  const { server, failed } = loadServer(plan);
+/**
+ * `prepared`: the server's files as the main thread parsed them while planning went on (a server
+ * run in process); taken unless an interrupted write was found, which may have changed files since.
+ */
+export async function processServer(plan: ServerPlan, settings: JobSettings, prepared: PreparedFiles | null = null): Promise<ServerOutcome> {
+  const { findings: early, found } = leftovers(plan, settings.mode);
+  const { server, failed } = loadServer(plan, found ? null : prepared);
   const run = runServer(server, selectTransforms(settings.only, settings.skip), settings.runOptions);
 
   const errors: InputError[] = failed.map((f) => f.error);

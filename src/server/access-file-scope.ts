@@ -89,6 +89,17 @@ export function logicalDirectory(scope: AccessFileScope, diskDir: string): strin
   return best ? best.logical : diskDir;
 }
 
+/** A component that normalizing changes (empty, `.`, `..`), or a trailing separator. */
+const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
+/** path.resolve(value) of an absolute path, without its work when the path is normal already (as most written paths are). */
+function resolveAbsolute(value: string): string {
+  return path.sep === '/' && !NOT_NORMAL.test(value) ? value : path.resolve(value);
+}
+
+/** A character a wildcard needs (`*`, `?`, or `[` of a `[...]` class): a path without one is fixed as a whole. */
+const WILDCARD_CHARACTER = /[*?[]/;
+
 export function accessFileScope(
   mainPath: string,
   files: readonly FileFacts[],
@@ -102,6 +113,8 @@ export function accessFileScope(
   const dirs = new Set<string>(options.fragment ? [] : [ctx.serverRoot.root, path.dirname(mainPath)]);
   const logical = new Map<string, string>(options.fragment ? [] : [[ctx.serverRoot.root, ctx.serverRoot.logical]]);
   const fixedPart = (abs: string): string | null => {
+    // a normalized path (no empty component) without a wildcard character is fixed as a whole (the root takes the long way: null)
+    if (!WILDCARD_CHARACTER.test(abs) && !abs.endsWith(path.sep)) return abs;
     const root = path.parse(abs).root;
     const fixed: string[] = [];
     for (const component of abs.slice(root.length).split(path.sep)) {
@@ -114,8 +127,9 @@ export function accessFileScope(
     const value = expandIncludeVariables(raw, ctx.variables);
     if (value === null || value === '') return;
     if (options.fragment && !path.isAbsolute(value)) return;
-    const named = path.isAbsolute(value) ? path.resolve(value) : path.resolve(ctx.serverRoot.logical, value);
-    const abs = path.isAbsolute(value) ? ctx.serverRoot.map(path.resolve(value)) : path.resolve(ctx.serverRoot.root, value);
+    const absolute = path.isAbsolute(value);
+    const named = absolute ? resolveAbsolute(value) : path.resolve(ctx.serverRoot.logical, value);
+    const abs = absolute ? ctx.serverRoot.map(named) : path.resolve(ctx.serverRoot.root, value);
     const disk = fixedPart(abs);
     const logicalDir = fixedPart(named);
     if (disk === null) return;

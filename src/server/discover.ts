@@ -1,109 +1,13 @@
 /**
- * planServers(paths) → the servers to migrate, as plans (paths and Include
- * graph, no texts or trees); discover(paths) → the same servers loaded.
- *
- * Inputs are files or directories. While planning, every file is read and
- * parsed once, whatever number of paths (symlinks, hardlinks, Include lines)
- * lead to it, and only the facts discovery needs are kept; a server's files
- * are read again when it runs (load-server.ts), so a fleet's plan stays
- * small. Bad input never throws: it becomes an InputError, and the rest
- * proceeds.
+ * discover(paths) → the servers to migrate, loaded (texts and trees): planServers
+ * (plan-servers.ts), then each server read and parsed (load-server.ts). The run itself plans
+ * first and loads each server when its turn comes (run/main.ts).
  */
-import * as fs from 'fs';
-import * as path from 'path';
-import { DiscoverOptions, Discovery, InputError, Plan } from './types';
-import { comparePaths, toDisplayPath } from './display-path';
-import { FileRegistry, FoundFile } from './file-registry';
-import { groupServers } from './group-servers';
+import { DiscoverOptions, Discovery } from './types';
 import { loadServer } from './load-server';
-import { BINARY_MESSAGE, describeFsError } from './read-source';
-import { scanDirectory } from './scan-directory';
+import { planServers } from './plan-servers';
 
-export function planServers(paths: readonly string[], options: DiscoverOptions = {}): Plan {
-  const cwd = path.resolve(options.cwd ?? process.cwd());
-  const display = (absPath: string): string => toDisplayPath(absPath, cwd);
-  const registry = new FileRegistry();
-  const errors: InputError[] = [];
-  const skipped = new Map<string, { absPath: string; reason: string }>();
-  const found: FoundFile[] = [];
-  const seen = new Set<FoundFile>();
-  const notConfig: string[] = [];
-
-  const addFound = (file: FoundFile): void => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    found.push(file);
-  };
-  const skip = (absPath: string, reason: string): void => {
-    if (!skipped.has(absPath)) skipped.set(absPath, { absPath, reason });
-  };
-
-  for (const given of paths) {
-    const abs = path.resolve(cwd, given);
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(abs);
-    } catch (err) {
-      errors.push({ path: display(abs), message: describeFsError(err) });
-      continue;
-    }
-    if (stat.isDirectory()) {
-      const scan = scanDirectory(abs);
-      scan.skipped.forEach((s) => skip(s.path, s.reason));
-      notConfig.push(...scan.otherFiles);
-      for (const file of scan.configFiles) {
-        const loaded = registry.load(file);
-        if (loaded.kind === 'file') addFound(loaded.file);
-        else if (loaded.kind === 'binary') skip(file, BINARY_MESSAGE);
-        else if (loaded.kind === 'error') errors.push({ path: display(file), message: loaded.message });
-      }
-      continue;
-    }
-    const loaded = registry.load(abs);
-    if (loaded.kind === 'file') addFound(loaded.file);
-    else if (loaded.kind === 'binary') errors.push({ path: display(abs), message: BINARY_MESSAGE });
-    else if (loaded.kind === 'error') errors.push({ path: display(abs), message: loaded.message });
-  }
-
-  const context: FoundFile[] = [];
-  for (const given of options.context ?? []) {
-    const abs = path.resolve(cwd, given);
-    const loaded = registry.load(abs);
-    if (loaded.kind === 'file') context.push(loaded.file);
-    else if (loaded.kind === 'directory') errors.push({ path: display(abs), message: '--context takes a main config file, not a directory' });
-    else if (loaded.kind === 'binary') errors.push({ path: display(abs), message: BINARY_MESSAGE });
-    else errors.push({ path: display(abs), message: `--context: ${loaded.message}` });
-  }
-
-  const grouping = groupServers({
-    found,
-    context,
-    unread: notConfig,
-    registry,
-    serverRootOverride: options.serverRoot !== undefined ? path.resolve(cwd, options.serverRoot) : null,
-    display,
-  });
-
-  for (const problem of grouping.errors) {
-    const error = { path: display(problem.absPath), message: problem.message };
-    if (!errors.some((e) => e.path === error.path && e.message === error.message)) errors.push(error);
-  }
-  grouping.skipped.forEach((p) => skip(p.absPath, p.message));
-  notConfig.forEach((p) => skip(p, 'not a configuration file name'));
-
-  // A file an Include reached is no longer skipped, whatever its name.
-  const used = new Set<string>();
-  for (const f of grouping.members) {
-    for (const p of f.paths) used.add(p);
-    used.add(f.realPath);
-  }
-  const skippedList = [...skipped.values()]
-    .filter((s) => !used.has(s.absPath) && !used.has(realPathOrSelf(s.absPath)))
-    .map((s) => ({ path: display(s.absPath), reason: s.reason }))
-    .sort((a, b) => comparePaths(a.path, b.path));
-
-  return { servers: grouping.servers, errors, skipped: skippedList };
-}
+export { planServers };
 
 /** Plans and loads every server at once: for tests and tools that want the trees in hand. */
 export function discover(paths: readonly string[], options: DiscoverOptions = {}): Discovery {
@@ -116,12 +20,4 @@ export function discover(paths: readonly string[], options: DiscoverOptions = {}
     if (loaded.server.files.length > 0) servers.push(loaded.server);
   }
   return { servers, errors, skipped: plan.skipped };
-}
-
-function realPathOrSelf(absPath: string): string {
-  try {
-    return fs.realpathSync.native(absPath);
-  } catch {
-    return absPath;
-  }
 }

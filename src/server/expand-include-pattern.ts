@@ -18,37 +18,47 @@ export function hasWildcard(component: string): boolean {
   return /[*?]/.test(component) || /\[[^\]]*\]/.test(component);
 }
 
+/** What a path is, when a directory listing already said so (a symlink is followed by a stat). */
+type Kind = 'file' | 'directory' | 'other';
+
+function kindOf(p: string, entry: fs.Dirent | null): Kind | null {
+  if (entry && !entry.isSymbolicLink()) return entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : 'other';
+  const stat = statOrNull(p);
+  if (!stat) return null;
+  return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'other';
+}
+
 export function expandIncludePattern(absPattern: string): string[] {
   const normalized = path.resolve(absPattern);
   const root = path.parse(normalized).root;
   const components = normalized.slice(root.length).split(path.sep).filter((c) => c !== '');
 
-  let current = [root];
+  // each candidate with the directory entry it was listed under, if any (saves a stat per matched file)
+  let current: { path: string; entry: fs.Dirent | null }[] = [{ path: root, entry: null }];
   components.forEach((component, i) => {
     const last = i === components.length - 1;
-    const next: string[] = [];
-    for (const dir of current) {
+    const next: { path: string; entry: fs.Dirent | null }[] = [];
+    for (const { path: dir } of current) {
       if (!hasWildcard(component)) {
         const candidate = path.join(dir, component);
-        if (last || isDirectory(candidate)) next.push(candidate);
+        if (last || isDirectory(candidate)) next.push({ path: candidate, entry: null });
         continue;
       }
       const matcher = fnmatchRegExp(component);
-      for (const name of readDirectory(dir)) {
-        if (!matcher.test(name) || isEditorBackup(name)) continue;
-        const candidate = path.join(dir, name);
-        if (last || isDirectory(candidate)) next.push(candidate);
+      for (const entry of readDirectory(dir)) {
+        if (!matcher.test(entry.name) || isEditorBackup(entry.name)) continue;
+        const candidate = path.join(dir, entry.name);
+        if (last || kindOf(candidate, entry) === 'directory') next.push({ path: candidate, entry });
       }
     }
     current = next;
   });
 
   const out: string[] = [];
-  for (const p of current) {
-    const stat = statOrNull(p);
-    if (!stat) continue;
-    if (stat.isDirectory()) listFilesBelow(p, out, new Set());
-    else if (stat.isFile()) out.push(p);
+  for (const { path: p, entry } of current) {
+    const kind = kindOf(p, entry);
+    if (kind === 'directory') listFilesBelow(p, out, new Set());
+    else if (kind === 'file') out.push(p);
   }
   return out;
 }
@@ -63,19 +73,19 @@ function listFilesBelow(dir: string, out: string[], seen: Set<string>): void {
   }
   if (seen.has(real)) return;
   seen.add(real);
-  for (const name of readDirectory(dir)) {
-    if (isEditorBackup(name)) continue;
-    const p = path.join(dir, name);
-    const stat = statOrNull(p);
-    if (!stat) continue;
-    if (stat.isDirectory()) listFilesBelow(p, out, seen);
-    else if (stat.isFile()) out.push(p);
+  for (const entry of readDirectory(dir)) {
+    if (isEditorBackup(entry.name)) continue;
+    const p = path.join(dir, entry.name);
+    const kind = kindOf(p, entry);
+    if (kind === 'directory') listFilesBelow(p, out, seen);
+    else if (kind === 'file') out.push(p);
   }
 }
 
-function readDirectory(dir: string): string[] {
+/** A directory's entries sorted by name (code-unit order); none when it cannot be read. */
+function readDirectory(dir: string): fs.Dirent[] {
   try {
-    return fs.readdirSync(dir).sort(comparePaths);
+    return fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => comparePaths(a.name, b.name));
   } catch {
     return [];
   }

@@ -16,8 +16,27 @@ export const FACT_NAMES = ['include', 'includeoptional', 'serverroot', 'accessfi
 const WANTED = new Set(FACT_NAMES);
 /** First letters (lower case) of the wanted directive names: other lines are passed over unread. */
 const FIRST_LETTERS = new Set([...WANTED].filter((n) => !n.startsWith('<')).map((n) => n.charCodeAt(0)));
+/** Lengths of the wanted directive names: a line whose name has another length is passed over without cutting it out. */
+const WANTED_LENGTHS = new Set([...WANTED].filter((n) => !n.startsWith('<')).map((n) => n.length));
 const D = 'd'.charCodeAt(0);
 const BACKSLASH = 92;
+/** A comment that may be a commented-out Include: `#`, white space (as `\s` reads it), then an i (a prefilter: the full test follows). */
+const MAY_BE_INCLUDE = /\s*i/iy;
+
+/**
+ * End of a directive's name (a bare word: up to white space) starting at `from`, or -1 when a
+ * backslash stands in it (a continuation may split the name: the Directive node finds it then).
+ */
+function bareNameEnd(text: string, from: number, end: number): number {
+  let i = from;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13)) break;
+    if (c === BACKSLASH) return -1;
+    i++;
+  }
+  return i;
+}
 
 function addFact(byName: Map<string, DirectiveFact[]>, name: string, fact: DirectiveFact): void {
   const list = byName.get(name);
@@ -35,9 +54,14 @@ export class FileFacts {
   /** Facts of every directive (any depth, in file order) named one of `names`; `<Directory` gives the section's arguments. */
   get(...names: string[]): DirectiveFact[] {
     if (names.length === 1) return [...(this.byName.get(names[0].toLowerCase()) ?? [])];
-    const out: DirectiveFact[] = [];
-    for (const name of names) out.push(...(this.byName.get(name.toLowerCase()) ?? []));
-    return out.sort((a, b) => a.line - b.line);
+    const lists: (readonly DirectiveFact[])[] = [];
+    for (const name of names) {
+      const list = this.byName.get(name.toLowerCase());
+      if (list) lists.push(list);
+    }
+    // most files hold none of the names, or one of them: nothing to merge
+    if (lists.length <= 1) return lists.length === 0 ? [] : [...lists[0]];
+    return lists.flat().sort((a, b) => a.line - b.line);
   }
 
   /**
@@ -54,6 +78,8 @@ export class FileFacts {
       if (at.kind === 'directive') {
         // a lower-case letter for a letter; nothing else maps onto one
         if (!FIRST_LETTERS.has(text.charCodeAt(at.first) | 0x20)) continue;
+        const nameEnd = bareNameEnd(text, at.first, at.end);
+        if (nameEnd !== -1 && (!WANTED_LENGTHS.has(nameEnd - at.first) || !WANTED.has(text.slice(at.first, nameEnd).toLowerCase()))) continue;
         const d = new Directive(text.slice(at.start, at.end), at.line);
         if (WANTED.has(d.lowerName)) add(d.lowerName, { values: d.values, line: at.line });
       } else if (at.kind === 'open') {
@@ -62,8 +88,9 @@ export class FileFacts {
         const open = new SectionOpen(text.slice(at.start, at.end), at.line);
         if (isTag(open) && open.lowerName === 'directory') add('<directory', { values: open.values, line: at.line });
       } else if (at.kind === 'comment') {
+        MAY_BE_INCLUDE.lastIndex = at.first + 1;
+        if (!MAY_BE_INCLUDE.test(text)) continue;
         const body = text.slice(at.first + 1, at.end);
-        if (!/nclude/i.test(body)) continue;
         const m = COMMENTED_INCLUDE_LINE.exec(body.replace(/\r?\n$/, ''));
         if (m) add(COMMENTED_INCLUDE, { values: [m[1].replace(/^"(.*)"$/, '$1')], line: at.line });
       }

@@ -31,7 +31,6 @@ import { comparePaths } from './display-path';
 import { FileRegistry, FoundFile } from './file-registry';
 import { isHtaccess, isMainConfigName } from './file-names';
 import { AccessFileIndex, AccessFileScope, accessFileScope, logicalDirectory } from './access-file-scope';
-import { RealPaths } from './real-paths';
 import { includeContextFor } from './include-context';
 import { BINARY_MESSAGE } from './read-source';
 import { IncludeContext, Problem, followIncludes, hasServerDirectives } from './resolve-includes';
@@ -81,7 +80,7 @@ export function groupServers(input: GroupInput): Grouping {
   const contextMains = [...new Set(input.context ?? [])];
   const candidates = [...new Set([...contextMains, ...input.found.filter(isMainCandidate)])];
   const isCandidate = new Set(candidates);
-  const directoryRealPaths = new RealPaths();
+  const directoryRealPaths = input.registry.realPaths;
   const closures = new Map<FoundFile, Candidate>();
   for (const candidate of candidates) {
     const ctx = includeContextFor(candidate, input.serverRootOverride);
@@ -121,10 +120,11 @@ export function groupServers(input: GroupInput): Grouping {
 
   // each main with what it includes, and what switched-off lines would include
   for (const main of mains) {
-    const { ctx } = closures.get(main) as Candidate;
+    const { ctx, reached } = closures.get(main) as Candidate;
     const context = isContext.has(main);
     const eligible = (f: FoundFile) => found.has(f) && !members.has(f) && !isCandidate.has(f) && !reachedByAMain.has(f);
-    const closure = followIncludes(main, input.registry, ctx, display, { eligible });
+    // `reached` is the main's real closure, as followIncludes would make it again (the registry answers each path as before)
+    const closure = followIncludes(main, input.registry, ctx, display, { eligible, real: reached });
     const assembly: Assembly = { main, ctx, context, files: [], includes: new Map(), accessFiles: null };
     for (const f of closure.order) {
       if (members.has(f)) continue;

@@ -1,10 +1,12 @@
 /**
  * Reads and parses the files of one planned server, when that server's turn comes. A file that
  * vanished or became unreadable or binary since planning is not part of the server: it comes
- * back as an error for that file, and the rest of the server runs.
+ * back as an error for that file, and the rest of the server runs. A file the main thread parsed
+ * while planning went on (prepared-files.ts) is taken as it is, not read again.
  */
 import { parse } from '../cst';
 import { writtenFor24 } from '../semantics/era';
+import { PreparedFiles } from './prepared-files';
 import { BINARY_MESSAGE, readSource } from './read-source';
 import { InputError, PlannedFile, ServerPlan, ServerTree, SourceFile } from './types';
 
@@ -14,7 +16,22 @@ export interface LoadedServer {
   readonly failed: readonly { readonly file: PlannedFile; readonly error: InputError }[];
 }
 
-function load(file: PlannedFile): SourceFile | InputError {
+function sourceFile(file: PlannedFile, text: string, tree: SourceFile['tree'], for24: boolean): SourceFile {
+  return {
+    realPath: file.realPath,
+    displayPath: file.displayPath,
+    role: file.role,
+    ...(file.asIf !== undefined ? { asIf: file.asIf } : {}),
+    ...(file.directory !== undefined ? { directory: file.directory } : {}),
+    original: text,
+    tree,
+    ...(for24 ? { writtenFor24: true } : {}),
+  };
+}
+
+function load(file: PlannedFile, prepared: PreparedFiles | null): SourceFile | InputError {
+  const ready = prepared?.take(file.realPath);
+  if (ready) return sourceFile(file, ready.text, ready.tree, ready.writtenFor24);
   const fail = (message: string): InputError => ({ path: file.displayPath, message });
   // the file may have been replaced since planning (an editor's save, or this run completing an
   // interrupted write before it loads the server): what counts is what it holds now
@@ -22,23 +39,15 @@ function load(file: PlannedFile): SourceFile | InputError {
   if (read.kind === 'error') return fail(read.message);
   if (read.kind === 'binary') return fail(BINARY_MESSAGE);
   const tree = parse(read.text);
-  return {
-    realPath: file.realPath,
-    displayPath: file.displayPath,
-    role: file.role,
-    ...(file.asIf !== undefined ? { asIf: file.asIf } : {}),
-    ...(file.directory !== undefined ? { directory: file.directory } : {}),
-    original: read.text,
-    tree,
-    ...(writtenFor24(tree) ? { writtenFor24: true } : {}),
-  };
+  return sourceFile(file, read.text, tree, writtenFor24(tree));
 }
 
-export function loadServer(plan: ServerPlan): LoadedServer {
+/** `prepared`: files parsed while planning, to take instead of reading them (only where nothing can have changed them since). */
+export function loadServer(plan: ServerPlan, prepared: PreparedFiles | null = null): LoadedServer {
   const files: SourceFile[] = [];
   const failed: { file: PlannedFile; error: InputError }[] = [];
   for (const planned of plan.files) {
-    const loaded = load(planned);
+    const loaded = load(planned, prepared);
     if ('tree' in loaded) files.push(loaded);
     else failed.push({ file: planned, error: loaded });
   }

@@ -18,15 +18,41 @@ export function isBinary(bytes: Buffer): boolean {
   return bytes.subarray(0, BINARY_PROBE).includes(0);
 }
 
-export function readSource(absPath: string): ReadResult {
+/**
+ * Reads a whole file. `size`, when the caller has just stat'ed the file (planning does, for its
+ * identity), saves readFileSync's own fstat.
+ */
+export function readSource(absPath: string, size?: number): ReadResult {
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(absPath);
+    bytes = size === undefined ? fs.readFileSync(absPath) : readSized(absPath, size);
   } catch (err) {
     return { kind: 'error', message: describeFsError(err) };
   }
   if (isBinary(bytes)) return { kind: 'binary' };
   return { kind: 'text', text: bytes.toString('latin1') };
+}
+
+/**
+ * The first `size` bytes of a file (all of it, as just stat'ed), as readFileSync reads a regular
+ * file after its own fstat: up to that size, or less at its end. An empty size may be a file that
+ * does not tell its size (/proc): readFileSync reads that to its end.
+ */
+function readSized(absPath: string, size: number): Buffer {
+  if (size === 0) return fs.readFileSync(absPath);
+  const fd = fs.openSync(absPath, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < size) {
+      const n = fs.readSync(fd, buffer, filled, size - filled, null);
+      if (n === 0) break;
+      filled += n;
+    }
+    return filled === size ? buffer : buffer.subarray(0, filled);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 const MESSAGES: Record<string, string> = {

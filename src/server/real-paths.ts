@@ -11,6 +11,15 @@ import * as path from 'path';
 export class RealPaths {
   /** By absolute path: its real path, or null when it does not resolve. */
   private readonly memo = new Map<string, string | null>();
+  /** Paths whose last component is a symbolic link (found while resolving). */
+  private readonly links = new Set<string>();
+  /** Paths a directory listing showed as entries that are not symbolic links (no need to ask lstat). */
+  private readonly listedPlain = new Set<string>();
+
+  /** A directory listing showed `absPath` as an entry that is not a symbolic link (what lstat would say). */
+  listed(absPath: string): void {
+    this.listedPlain.add(absPath);
+  }
 
   /** The real path of `absPath`, or null when it does not resolve (missing, not searchable). */
   resolve(absPath: string): string | null {
@@ -28,12 +37,22 @@ export class RealPaths {
   }
 
   private resolveChild(absPath: string, realParent: string): string | null {
+    if (this.listedPlain.has(absPath)) return path.join(realParent, path.basename(absPath));
     try {
-      if (fs.lstatSync(absPath).isSymbolicLink()) return fs.realpathSync.native(absPath);
+      if (fs.lstatSync(absPath).isSymbolicLink()) {
+        this.links.add(absPath);
+        return fs.realpathSync.native(absPath);
+      }
     } catch {
       return null;
     }
     return path.join(realParent, path.basename(absPath));
+  }
+
+  /** Whether the last component of `absPath` is a symbolic link (false when it cannot be looked at). */
+  isSymlink(absPath: string): boolean {
+    this.resolve(absPath);
+    return this.links.has(absPath);
   }
 
   /** The real path of `absPath`, or the path itself when it does not resolve. */

@@ -40,14 +40,17 @@ export function hasServerDirectives(facts: FileFacts): boolean {
   return facts.get(...INCLUDE, 'ServerRoot').length > 0;
 }
 
-/** The files one Include argument reaches, in httpd's order; [] when unresolvable or matching nothing. */
-export function includeTargets(arg: string, ctx: IncludeContext): string[] {
+/**
+ * The files one Include argument reaches, in httpd's order; [] when unresolvable or matching
+ * nothing. `expand` turns the absolute pattern into files (a planning pass remembers them: FileRegistry.expand).
+ */
+export function includeTargets(arg: string, ctx: IncludeContext, expand: (absPattern: string) => readonly string[] = expandIncludePattern): readonly string[] {
   const expanded = expandIncludeVariables(arg, ctx.variables);
   if (expanded === null) return [];
   const abs = path.isAbsolute(expanded)
     ? ctx.serverRoot.map(path.resolve(expanded))
     : path.resolve(ctx.serverRoot.root, expanded);
-  return expandIncludePattern(abs);
+  return expand(abs);
 }
 
 export interface Problem {
@@ -79,6 +82,8 @@ export interface VirtualInclusion {
 export interface VirtualIncludes {
   /** Files that may be placed through a virtual line (found by the run, in no other server). */
   readonly eligible: (file: FoundFile) => boolean;
+  /** The files the main's real Include lines reach (its closure without virtual lines), when already known. */
+  readonly real?: ReadonlySet<FoundFile>;
 }
 
 /**
@@ -107,7 +112,7 @@ export function followIncludes(
   virtual?: VirtualIncludes,
 ): IncludeClosure & { readonly virtual: ReadonlyMap<FoundFile, VirtualInclusion> } {
   // the real closure first: a file an Include reaches keeps its place even when a switched-off line names it earlier
-  const real = virtual ? new Set(followIncludes(main, registry, ctx, display).order) : null;
+  const real = virtual ? (virtual.real ?? new Set(followIncludes(main, registry, ctx, display).order)) : null;
   const order: FoundFile[] = [];
   const edges = new Map<FoundFile, FoundFile[]>();
   const errors: Problem[] = [];
@@ -125,7 +130,7 @@ export function followIncludes(
     lines.sort((a, b) => a.line - b.line || Number(a.how !== undefined) - Number(b.how !== undefined));
     for (const include of lines) {
       const switchedOff = include.how !== undefined || inVirtual;
-      for (const target of includeTargets(include.arg, ctx)) {
+      for (const target of includeTargets(include.arg, ctx, (p) => registry.expand(p))) {
         if (switchedOff) {
           // a line that is not in force: only files the run found and no real Include reaches, and no complaints
           // (looked up, not loaded: the path must not become one the file is shown under)
