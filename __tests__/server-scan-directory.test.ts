@@ -1,8 +1,9 @@
 /**
- * scanDirectory walks a tree with one readdir per directory. It must leave out exactly what the
- * fast-glob walk it replaced left out (node_modules and .git entries of any type at any depth,
- * stage directories of an interrupted --write) and keep what that walk kept (a stage-named file,
- * symlinks, fifos): the tree below is checked entry by entry, and against fast-glob itself.
+ * scanDirectory walks a tree with fast-glob, ignoring node_modules and .git by the directory's own
+ * name (so fast-glob does not read them) instead of by patterns over everything below them. It must
+ * leave out exactly what those patterns left out (node_modules and .git entries of any type at any
+ * depth, stage directories of an interrupted --write) and keep what they kept (a stage-named file,
+ * symlinks, fifos): the tree below is checked entry by entry, and against the old patterns.
  */
 import fg from 'fast-glob';
 import * as fs from 'fs';
@@ -74,7 +75,7 @@ it('keeps and leaves out what the fast-glob walk did', () => {
   ]);
 });
 
-it('sees the same entries as fast-glob with the patterns it replaced', () => {
+it('sees the same entries as fast-glob with the patterns it used before', () => {
   buildTree();
   const globbed = fg
     .sync('**/*', {

@@ -3,13 +3,16 @@
  * descended (a2enmod-style trees link files, not directories, and a link to
  * `/` must not take the scan with it); symlinked files are followed.
  *
- * The walk is one readdir (with file types) per directory and nothing else for
- * plain files: a server tree of 3,000 document roots is 6,000 directories, and
- * fast-glob (used before) spent as long matching its ignore patterns against
- * every entry as the system spent reading the directories. It leaves out what
- * fast-glob's ignore patterns left out (node_modules, .git and stage directories
- * at any depth; see isIgnored).
+ * The walk is fast-glob's. Its ignore patterns (IGNORE) name the node_modules
+ * and .git entries themselves rather than everything below them: fast-glob then
+ * does not read those directories at all, instead of matching every entry below them against the patterns,
+ * which on a server tree of 3,000 document roots (6,000 directories) took as long
+ * as reading the directories. Left out, with all below them: dependency and
+ * version-control trees, whatever their type, and the stage directories of an
+ * interrupted --write (src/run/stage-directory.ts), which hold temporary copies,
+ * not configuration (a file so named is kept).
  */
+import fg from 'fast-glob';
 import * as fs from 'fs';
 import * as path from 'path';
 import { comparePaths } from './display-path';
@@ -25,42 +28,23 @@ export interface ScanResult {
   readonly skipped: { readonly path: string; readonly reason: string }[];
 }
 
-/**
- * Entries the walk leaves out, with all below them: dependency and version-control trees, whatever
- * their type, and the stage directories of an interrupted --write (src/run/stage-directory.ts),
- * which hold temporary copies, not configuration.
- */
-function isIgnored(entry: fs.Dirent): boolean {
-  return entry.name === 'node_modules' || entry.name === '.git' || (entry.name.startsWith('.codemod-stage-') && entry.isDirectory());
-}
-
-interface Entry {
-  readonly abs: string;
-  readonly symlink: boolean;
-  readonly file: boolean;
-}
-
-/** Every entry below `dir` that is not a directory (directories are descended unless ignored; unreadable ones are passed over). */
-function walk(dir: string, out: Entry[]): void {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    if (isIgnored(entry)) continue;
-    const abs = path.join(dir, entry.name);
-    if (entry.isDirectory()) walk(abs, out);
-    else out.push({ abs, symlink: entry.isSymbolicLink(), file: entry.isFile() });
-  }
-}
+const IGNORE = ['**/node_modules', '**/.git', '**/.codemod-stage-*/**'];
 
 /** `realPaths`, when given, is told which entries are not symbolic links (it then need not ask the disk). */
 export function scanDirectory(dir: string, realPaths?: RealPaths): ScanResult {
   const result: ScanResult = { configFiles: [], otherFiles: [], skipped: [] };
-  const paths: Entry[] = [];
-  walk(dir, paths);
+  const paths = fg
+    .sync('**/*', {
+      cwd: dir,
+      dot: true,
+      onlyFiles: false,
+      followSymbolicLinks: false,
+      objectMode: true,
+      ignore: IGNORE,
+      suppressErrors: true,
+    })
+    .filter((e) => !e.dirent.isDirectory())
+    .map((e) => ({ abs: path.join(dir, e.path), symlink: e.dirent.isSymbolicLink(), file: e.dirent.isFile() }));
   if (realPaths) for (const entry of paths) if (!entry.symlink) realPaths.listed(entry.abs);
   paths.sort((a, b) => comparePaths(a.abs, b.abs));
 
