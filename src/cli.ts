@@ -1,11 +1,16 @@
 #!/usr/bin/env node
-/** Command-line wiring (yargs) for `codemod`. The work happens in run/main.ts. */
+/**
+ * Command-line wiring (yargs) for `codemod`. The work happens in run/main.ts, which is loaded (with
+ * the transforms and everything they use) only once the arguments are read and planning has
+ * started on its worker: the two start side by side.
+ */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { TRANSFORMS } from '../transforms';
-import { explain } from './explain/explain';
 import { terminalProgress } from './report/progress';
-import { EXIT_ERROR, Mode, Output, defaultJobs, main } from './run/main';
+import { EXIT_ERROR } from './run/exit-codes';
+import { defaultJobs } from './run/jobs';
+import type { Mode, Output } from './run/main';
+import { startPlan } from './run/plan-on-worker';
 
 const out: Output = {
   stdout: (text) => process.stdout.write(Buffer.from(text, 'latin1')),
@@ -13,6 +18,7 @@ const out: Output = {
 };
 
 function listTransforms(): string {
+  const { TRANSFORMS } = require('../transforms') as typeof import('../transforms');
   return TRANSFORMS.map((t) => `${t.id.padEnd(34)} ${String(t.order).padStart(5)}  ${t.title}\n${''.padEnd(42)}${t.row}\n`).join('');
 }
 
@@ -81,6 +87,7 @@ export async function cli(argv: string[]): Promise<number> {
   if (exitCode !== 0) return exitCode;
   if (args.help || args.version) return 0;
   if (args._[0] === 'explain') {
+    const { explain } = require('./explain/explain') as typeof import('./explain/explain');
     const answer = explain(String(args.message ?? ''));
     process.stdout.write(answer.text);
     return answer.matched ? 0 : 1;
@@ -105,17 +112,22 @@ export async function cli(argv: string[]): Promise<number> {
     process.stderr.write(`codemod: --jobs takes a whole number of at least 1, not ${args.jobs}\nRun codemod --help for usage.\n`);
     return EXIT_ERROR;
   }
+  const serverRoot = args['server-root'];
+  const context = splitList(args.context);
+  const planning = startPlan(paths, { cwd: undefined, serverRoot, context });
   try {
+    const { main } = require('./run/main') as typeof import('./run/main');
     return await main(
       {
         paths,
+        planning,
         mode,
         patchFile: args.patch,
         only: splitIds(args.only),
         skip: splitIds(args.skip),
         format: args.format,
-        serverRoot: args['server-root'],
-        context: splitList(args.context),
+        serverRoot,
+        context,
         quiet: args.quiet,
         runOptions: { httpd: args.httpd, mpm: args.mpm, pinDefaults: args['pin-defaults'], dualSyntax: args['dual-syntax'] },
         jobs,
@@ -128,6 +140,7 @@ export async function cli(argv: string[]): Promise<number> {
       out,
     );
   } catch (error) {
+    planning.cancel();
     process.stderr.write(`codemod: ${(error as Error).message}\n`);
     return EXIT_ERROR;
   }

@@ -6,7 +6,6 @@
  * errors.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { selectTransforms } from '../../transforms';
 import { Finding } from '../model/finding';
@@ -22,7 +21,9 @@ import { summaryLine } from '../report/summary';
 import { utf8Bytes } from '../report/utf8-bytes';
 import { verificationLines } from '../report/verification';
 import { VerifyMode } from '../verify/verify-server';
-import { planOnWorker } from './plan-on-worker';
+import { PlanStart, planOnWorker } from './plan-on-worker';
+import { EXIT_ERROR, EXIT_OK, EXIT_PENDING } from './exit-codes';
+import { defaultJobs } from './jobs';
 import { runServers } from './pool';
 import { JobSettings } from './server-job';
 
@@ -50,6 +51,8 @@ export interface MainOptions {
   readonly verify?: VerifyMode;
   /** Told of each server as it is done (progress display). */
   readonly progress?: Progress;
+  /** Planning the caller already started for these paths (startPlan), instead of starting it here. */
+  readonly planning?: PlanStart;
 }
 
 export interface Progress {
@@ -66,13 +69,8 @@ export interface Output {
   stderr(text: string): void;
 }
 
-export const EXIT_OK = 0;
-export const EXIT_PENDING = 1;
-export const EXIT_ERROR = 2;
-
-export function defaultJobs(): number {
-  return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-}
+export { EXIT_ERROR, EXIT_OK, EXIT_PENDING } from './exit-codes';
+export { defaultJobs } from './jobs';
 
 /** File counts over all servers (a file counts once per severity however many findings it has). */
 export function summarize(servers: readonly ServerOutcome[], errors: readonly InputError[], skipped: number): Summary {
@@ -109,9 +107,15 @@ function oncePerRun(codes: readonly string[]): (server: ServerOutcome) => Server
 
 export async function main(options: MainOptions, out: Output): Promise<number> {
   const mode = options.mode;
-  // unknown ids are a usage error before anything is read
-  selectTransforms(options.only, options.skip);
-  const { plan, prepared } = await planOnWorker(options.paths, { cwd: options.cwd, serverRoot: options.serverRoot, context: options.context });
+  // unknown ids are a usage error before anything is planned or written (planning the CLI started is dropped)
+  try {
+    selectTransforms(options.only, options.skip);
+  } catch (error) {
+    options.planning?.cancel();
+    throw error;
+  }
+  const { plan, prepared } = await (options.planning?.result ??
+    planOnWorker(options.paths, { cwd: options.cwd, serverRoot: options.serverRoot, context: options.context }));
   const settings: JobSettings = { mode, only: options.only ?? [], skip: options.skip ?? [], runOptions: options.runOptions ?? {}, ...(options.verify ? { verify: options.verify } : {}) };
   const format = options.format ?? 'text';
   const cwd = path.resolve(options.cwd ?? process.cwd());
