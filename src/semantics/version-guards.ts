@@ -23,6 +23,7 @@
 import { Node, Section } from '../cst';
 import { isStandard22, isStandard24, readIfModule } from '../modules/knowledge';
 import { sourceOf } from '../modules/table';
+import { cacheKey } from './cache-key';
 
 /** The 2.4 release the tool targets when it evaluates `<IfVersion>`. */
 export const TARGET_VERSION: readonly [number, number, number] = [2, 4, 71];
@@ -149,7 +150,7 @@ export function ifModuleOutcome(values: readonly string[]): IfModuleOutcome {
   if (outcome === undefined) {
     // moduleTruth reads only tables that never change: the answer holds for the whole run
     outcome = decideIfModule(values);
-    if (outcomeByTest.size < CACHE_LIMIT) outcomeByTest.set(key, outcome);
+    if (outcomeByTest.size < CACHE_LIMIT) outcomeByTest.set(cacheKey(key), outcome);
   }
   return outcome;
 }
@@ -195,7 +196,7 @@ function ifVersionOutcome(values: readonly string[]): boolean | null {
   let holds = versionByTest.get(key);
   if (holds === undefined) {
     holds = ifVersionHolds(values);
-    if (versionByTest.size < CACHE_LIMIT) versionByTest.set(key, holds);
+    if (versionByTest.size < CACHE_LIMIT) versionByTest.set(cacheKey(key), holds);
   }
   return holds;
 }

@@ -155,23 +155,10 @@ export function createSubnet(ip: string, maskOrBits: string | null): SubnetParse
   return { subnet: { family: subnet.family, network, mask } };
 }
 
-/**
- * Parsed specs (read-only results): a server repeats the same few networks in every virtual host,
- * and each is parsed when read, when compiled and when checked. Bounded, as a config could name
- * any number of distinct addresses.
- */
-const parsedSpecs = new Map<string, SubnetParse>();
-
 /** Parses a spec as written after `Allow from` / `Require ip`: `a.b.c.d`, `10.1`, `net/bits`, `net/mask`, IPv6. */
 export function parseIpSpec(spec: string): SubnetParse {
-  let parsed = parsedSpecs.get(spec);
-  if (parsed === undefined) {
-    const slash = spec.indexOf('/');
-    parsed = slash === -1 ? createSubnet(spec, null) : createSubnet(spec.slice(0, slash), spec.slice(slash + 1));
-    if (parsedSpecs.size >= 4096) parsedSpecs.clear();
-    parsedSpecs.set(spec, parsed);
-  }
-  return parsed;
+  const slash = spec.indexOf('/');
+  return slash === -1 ? createSubnet(spec, null) : createSubnet(spec.slice(0, slash), spec.slice(slash + 1));
 }
 
 /** A client address: dotted-quad IPv4 or IPv6 (an IPv4-mapped one also tests against IPv4 subnets). */

@@ -4,14 +4,18 @@
  */
 import { HostEntry } from './types';
 import { SUBNET_ERROR_TEXT, parseClientAddress, parseIpSpec, subnetContains } from './ip-address';
+import { cacheKey } from '../cache-key';
 
+/** Parsed specs for the evaluator, kept for the process: bounded, with keys that do not hold their files (cache-key.ts). */
 const subnetCache = new Map<string, ReturnType<typeof parseIpSpec>>();
+const CACHE_LIMIT = 4096;
 
 function cachedSpec(spec: string): ReturnType<typeof parseIpSpec> {
   let parsed = subnetCache.get(spec);
   if (!parsed) {
     parsed = parseIpSpec(spec);
-    subnetCache.set(spec, parsed);
+    if (subnetCache.size >= CACHE_LIMIT) subnetCache.clear();
+    subnetCache.set(cacheKey(spec), parsed);
   }
   return parsed;
 }
