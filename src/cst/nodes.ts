@@ -184,24 +184,38 @@ function isOneOf(lower: string, names: readonly string[]): boolean {
 }
 
 /**
+ * Lower-case names as shared strings: a config repeats a few hundred names, and each named line
+ * keeps its lower-case name for the run (the name index, every `is` test). Bounded, and the key
+ * is the lowered copy itself (made by toLowerCase, never a view into the file's text).
+ */
+const sharedLowerNames = new Map<string, string>();
+
+function sharedLower(name: string): string {
+  const lower = name.toLowerCase();
+  const shared = sharedLowerNames.get(lower);
+  if (shared !== undefined) return shared;
+  if (sharedLowerNames.size < 4096 && lower !== name) sharedLowerNames.set(lower, lower);
+  return lower;
+}
+
+/**
  * Shared shape of a directive line and a section's open tag: a name followed
  * by words. For a directive the words run to the end of the line; for a tag
  * they end at the last `>`.
  */
-/** What a named line derives from its text, worked out on first use and dropped when the text changes. */
-interface Derived {
-  /** Raw offsets [start, end) of the name. */
-  readonly start: number;
-  readonly end: number;
-  name: string | null;
-  lower: string | null;
-  args: Word[] | null;
-  values: readonly string[] | null;
-}
-
 abstract class NamedLine extends LineBase {
-  /** One field, filled on first use: parsing stays cheap, and a node stays small until it is asked about. */
-  private derived: Derived | null = null;
+  /*
+   * What the line derives from its text, worked out on first use and dropped when the text
+   * changes (fields of the node rather than an object of their own: every named line is asked
+   * its name, and one object fewer per line is less for the collector to copy and mark).
+   */
+  /** Raw offset of the name's start; -1 until located. */
+  private nameFrom = -1;
+  private nameTo = -1;
+  private nameText: string | null = null;
+  private lower: string | null = null;
+  private words: Word[] | null = null;
+  private valueList: readonly string[] | null = null;
 
   /** Finds the name: returns its raw [start, end). */
   protected abstract locateName(): [number, number];
@@ -209,39 +223,42 @@ abstract class NamedLine extends LineBase {
   protected abstract argRegion(): [number, number];
 
   protected override changed(): void {
-    this.derived = null;
+    this.nameFrom = -1;
+    this.nameTo = -1;
+    this.nameText = null;
+    this.lower = null;
+    this.words = null;
+    this.valueList = null;
   }
 
-  private get known(): Derived {
-    if (this.derived === null) {
-      const [start, end] = this.locateName();
-      this.derived = { start, end, name: null, lower: null, args: null, values: null };
-    }
-    return this.derived;
+  private locate(): void {
+    const [start, end] = this.locateName();
+    this.nameFrom = start;
+    this.nameTo = end;
   }
 
   protected get nameStart(): number {
-    return this.known.start;
+    if (this.nameFrom === -1) this.locate();
+    return this.nameFrom;
   }
 
   protected get nameEnd(): number {
-    return this.known.end;
+    if (this.nameFrom === -1) this.locate();
+    return this.nameTo;
   }
 
   /** The name as written (continuations removed). */
   get name(): string {
-    const known = this.known;
-    if (known.name === null) {
-      const raw = this.raw.slice(known.start, known.end);
-      known.name = raw.indexOf('\\') === -1 ? raw : raw.replace(/\\\r?\n/g, '');
+    if (this.nameText === null) {
+      const raw = this.raw.slice(this.nameStart, this.nameTo);
+      this.nameText = raw.indexOf('\\') === -1 ? raw : raw.replace(/\\\r?\n/g, '');
     }
-    return known.name;
+    return this.nameText;
   }
 
   /** The name in lower case (names compare case-insensitively). */
   get lowerName(): string {
-    const known = this.known;
-    return (known.lower ??= this.name.toLowerCase());
+    return (this.lower ??= sharedLower(this.name));
   }
 
   /** Case-insensitive name test against one or more names. */
@@ -250,18 +267,16 @@ abstract class NamedLine extends LineBase {
   }
 
   get args(): readonly Word[] {
-    const known = this.known;
-    if (known.args === null) {
+    if (this.words === null) {
       const [start, end] = this.argRegion();
-      known.args = scanWords(this.raw, start, end);
+      this.words = scanWords(this.raw, start, end);
     }
-    return known.args;
+    return this.words;
   }
 
   /** Argument values as httpd sees them (one array per version of the line: do not change it). */
   get values(): readonly string[] {
-    const known = this.known;
-    return (known.values ??= Object.freeze(this.args.map((w) => w.value)));
+    return (this.valueList ??= Object.freeze(this.args.map((w) => w.value)));
   }
 
   /**
