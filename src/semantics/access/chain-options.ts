@@ -37,8 +37,13 @@ export interface ChainQuery {
   readonly barrier?: (scope: AccessScope) => boolean;
   /** The parts a barrier cuts off (default: all); the others are inherited across it. */
   readonly cut?: (part: string) => boolean;
+  /** How many sources that may or may not apply it enumerates before it gives up (default MAX_UNCERTAIN). */
+  readonly maxUncertain?: number;
+  /** How many combinations it returns at most (default MAX_COMBINATIONS). */
+  readonly maxCombinations?: number;
 }
 
+/** Defaults for planning, where every combination is compiled and compared. */
 const MAX_UNCERTAIN = 5;
 const MAX_COMBINATIONS = 32;
 
@@ -137,9 +142,11 @@ export function chainOptions(scope: AccessScope, all: readonly AccessScope[], qu
   const barriers = query.barrier ? holders(scope, all, query.barrier).filter((c) => c !== scope && mayPrecede(c, scope)) : [];
   if (perPart.size === 0) return [barriers.length > 0 ? new Map([[BARRIER, nearestOnly(barriers, scope)]]) : new Map()];
   const uncertain = [...new Set([...perPart.values(), barriers].flat())].filter((c) => !surelyPrecedes(c, scope));
-  const describe = (part: string) =>
-    `it may inherit ${part} from ${(perPart.get(part) ?? []).map(where).join(', ')}, depending on the request${unknownCauses(scope, perPart.get(part) ?? [])}`;
-  if (uncertain.length > MAX_UNCERTAIN) return `${describe([...perPart.keys()].join(', '))}; too many possibilities to compare`;
+  const describe = (parts: readonly string[]) => {
+    const sources = [...new Set(parts.flatMap((part) => perPart.get(part) ?? []))];
+    return `it may inherit ${parts.join(', ')} from ${sources.map(where).join(', ')}, depending on the request${unknownCauses(scope, sources)}`;
+  };
+  if (uncertain.length > (query.maxUncertain ?? MAX_UNCERTAIN)) return `${describe([...perPart.keys()])}; too many possibilities to compare`;
   const combos: Map<string, readonly AccessScope[]>[] = [];
   for (let bits = 0; bits < 1 << uncertain.length; bits++) {
     const applies = (c: AccessScope) => surelyPrecedes(c, scope) || (bits & (1 << uncertain.indexOf(c))) !== 0;
@@ -164,13 +171,13 @@ export function chainOptions(scope: AccessScope, all: readonly AccessScope[], qu
         // everything that surely precedes the nearest source also feeds the merge
         options = [[...inForce.filter((c) => surelyPrecedes(c, nearestSource)), nearestSource].sort(byOrder)];
       } else {
-        if (!query.replaceOnly(part, inForce)) return `${describe(part)}; the migrated rules could not carry it`;
+        if (!query.replaceOnly(part, inForce)) return `${describe([part])}; the migrated rules could not carry it`;
         options = maximal.map((c) => [c]);
       }
       partial = partial.flatMap((combo) => options.map((o) => new Map([...combo, [part, o]])));
     }
     combos.push(...partial);
-    if (combos.length > MAX_COMBINATIONS) return `${describe([...perPart.keys()].join(', '))}; too many possibilities to compare`;
+    if (combos.length > (query.maxCombinations ?? MAX_COMBINATIONS)) return `${describe([...perPart.keys()])}; too many possibilities to compare`;
   }
   return combos;
 }
