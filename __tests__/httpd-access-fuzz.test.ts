@@ -178,8 +178,8 @@ test('repro: access-mixed-differs is reported for a vhost <FilesMatch> that six 
  * applied), with no access line above it: 2.4 answers 500 (AH01627 "AuthType configured with no
  * corresponding authorization directives"), with or without compat, so the compat baseline cannot
  * show it; the expected side here is the 2.2 meaning written out (the authentication only where the
- * Require is). The migration would have to give such scopes `Require all granted` (what 2.2's empty
- * rules meant), which is the planner's to decide (plan-scope.ts).
+ * Require is). Such a section now gets `Require all granted` (access-authtype-granted); before, every
+ * request outside /a/ answered 500.
  */
 const AUTHTYPE_WITHOUT_REQUIRE: FuzzSeed = handSeed(
   9300,
@@ -189,14 +189,14 @@ const AUTHTYPE_WITHOUT_REQUIRE: FuzzSeed = handSeed(
   { meaning: ['<Directory "{{ROOT}}/htdocs/a">', '    AuthType Basic', '    AuthName "x"', '    AuthUserFile "{{ROOT}}/conf/users"', '    Require valid-user', '</Directory>'] },
 );
 
-test('known gap (as it stands; flip when fixed): AuthType without any Require in reach answers 500 after migration (2.2: 200)', async () => {
+test('repro: AuthType without any Require in reach gets Require all granted (2.2: 200, was 500)', async () => {
   const o = await runSeed(AUTHTYPE_WITHOUT_REQUIRE);
   fs.rmSync(o.work, { recursive: true, force: true });
   expect(o.tally).toEqual({ '200': 80, '401': 16 });
   expect(o.problems).toEqual([]);
-  // every request outside /a/ (64): 2.2 answered 200, the migrated server 500
-  expect(o.mismatches.length).toBe(64);
-  expect(o.mismatches.every((m) => m.expected === 200 && m.migrated === 500 && !m.request.includes('/a/'))).toBe(true);
+  // every request outside /a/ (64) answered 500 before: now each is answered as on 2.2
+  expect(o.mismatches).toEqual([]);
+  expect(o.findings.filter((f) => f.includes('access-authtype-granted'))).toEqual([expect.stringMatching(/^info access-authtype-granted conf\/httpd\.conf:\d+ AuthType Basic/)]);
 });
 
 /**

@@ -39,7 +39,7 @@ import { wrapperVerdict } from '../src/semantics/access/wrappers';
 import { answerChange, changeQuery } from '../src/semantics/access/answer-change';
 import { where } from '../src/semantics/access/chain-options';
 import { Pin, contain } from '../src/semantics/access/containment';
-import { Plan, PlanContext, compatOf, planAndMerge, planBoth, planOld, styleOf } from '../src/semantics/access/plan-scope';
+import { Plan, PlanContext, authTypeAlone, compatOf, planAndMerge, planBoth, planOld, styleOf } from '../src/semantics/access/plan-scope';
 import { AccessScope, SectionMeetings, collectScopes, mayPrecede } from '../src/semantics/access/scopes';
 import { describeRequest } from '../src/semantics/access/witness';
 import { emitRequire } from '../src/semantics/access/emit';
@@ -443,8 +443,14 @@ function migrateAccess(files: readonly SourceFile[], space: SectionMeetings | nu
   if (contextOld.length > 0) {
     ctx.requireModule('access_compat', `the context config still holds Order/Allow/Deny (${where(contextOld[0])})`);
   }
-  if (targets.length === 0) return 0;
   const planContext: PlanContext = { all: scopes, universe: methodUniverse(scopes), fragment };
+  const granted = () => {
+    for (const scope of scopes) if (authTypeAlone(scope, planContext)) grantWhereAuthTypeAlone(scope, ctx);
+  };
+  if (targets.length === 0) {
+    granted();
+    return 0;
+  }
   const plans = new Map<AccessScope, Plan>();
   const reasons = new Map<AccessScope, string>();
   for (const scope of targets) {
@@ -503,7 +509,24 @@ function migrateAccess(files: readonly SourceFile[], space: SectionMeetings | nu
     rewriteScope(plan, ctx);
     migrated++;
   }
+  granted();
   return migrated;
+}
+
+/** Writes `Require all granted` at the end of a scope whose AuthType no access rule reaches (authTypeAlone). */
+function grantWhereAuthTypeAlone(scope: AccessScope, ctx: TransformContext): void {
+  const container = scope.container;
+  if (container.kind === 'section') appendToSection(container, ['Require all granted']);
+  else appendToFile(container, ['Require all granted']);
+  ctx.noteIn(
+    scope.file,
+    scope.read.contextLines.find((d) => d.is('AuthType')) ?? anchorNode(scope),
+    'access-authtype-granted',
+    `AuthType ${scope.read.rules.authType} with no Require, Order/Allow/Deny or Satisfy here or in any section before it: 2.2 never asked for credentials here and served every request; ` +
+      '2.4 answers 500 (AH01627) unless a Require applies, so "Require all granted" is written (sections below with their own Require keep them)',
+    'info',
+  );
+  ctx.requireModule('authz_core', 'Require all granted where AuthType stood alone', scope.file);
 }
 
 export const accessToRequire: Transform = {

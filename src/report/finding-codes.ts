@@ -68,6 +68,12 @@ export const FINDING_GROUPS: readonly FindingGroup[] = [
         meaning: 'a migrated scope a human should look at: `Deny from all` + authentication kept as `Require all denied` (2.2 answered 403 even with valid credentials); a 2.2-style section below 2.4-style ones that, read as 2.2 rules, sets neither host rules nor Require (only Satisfy) loses its lines and keeps what the sections above require; `env=!` read with 2.4\'s meaning; host words that can never match dropped',
       },
       {
+        code: 'access-authtype-granted',
+        severities: ['info'],
+        summary: 'Require all granted added where AuthType stood alone',
+        meaning: 'a section sets `AuthType` (not None) but no Require, Order/Allow/Deny or Satisfy applies there, in it or in any section that may come before it: 2.2 never asked for credentials there and served every request; 2.4 answers 500 (AH01627 "AuthType configured with no corresponding authorization directives"), so `Require all granted` is written in the section. Sections below it with their own Require keep them',
+      },
+      {
         code: 'access-kept',
         severities: ['manual'],
         summary: 'Access rules kept on mod_access_compat',

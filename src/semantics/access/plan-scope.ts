@@ -190,6 +190,24 @@ export function credentialFree(tree: RequireNode | null): boolean {
 const HOLDS_ACCESS_RULES = (s: AccessScope): boolean => styleOf(s) !== 'none';
 
 /**
+ * A scope that sets AuthType (not None) where no access rule reaches: none of its own, none in any
+ * section that may come before it on some request, and a whole server in the run (a fragment's
+ * parents are outside it). 2.2 never ran authentication there (only a Require did) and served every
+ * request; 2.4 refuses such a request with 500 (AH01627: AuthType with no authorization directives;
+ * with mod_access_compat too, measured by the access fuzz test). `Require all granted` in the scope
+ * keeps 2.2's answer; sections merged after it that hold their own rules replace it, as they
+ * replaced nothing on 2.2.
+ */
+export function authTypeAlone(scope: AccessScope, ctx: PlanContext): boolean {
+  // a file written for 2.4 says what it means there already
+  if (ctx.fragment || scope.file.role === 'context' || scope.file.writtenFor24) return false;
+  const type = scope.read.rules.authType;
+  if (type === null || type.toLowerCase() === 'none') return false;
+  if (styleOf(scope) !== 'none' || scope.read.unsupported !== null || scope.authz.unsupported !== null || scope.authz.op !== null) return false;
+  return !holders(scope, ctx.all, HOLDS_ACCESS_RULES).some((c) => c !== scope && mayPrecede(c, scope));
+}
+
+/**
  * httpd's walks in the order they merge into a request's configuration: the server's and virtual
  * host's own, the directory walk (with per-directory files), the file walk, the location walk.
  */
