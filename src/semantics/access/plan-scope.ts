@@ -201,6 +201,8 @@ const HOLDS_ACCESS_RULES = (s: AccessScope): boolean => styleOf(s) !== 'none';
 export function authTypeAlone(scope: AccessScope, ctx: PlanContext): boolean {
   // a file written for 2.4 says what it means there already
   if (ctx.fragment || scope.file.role === 'context' || scope.file.writtenFor24) return false;
+  // AuthType and Require belong to directory-like sections and .htaccess files, not to server or virtual-host level
+  if (scope.kind === 'server' || scope.kind === 'vhost') return false;
   const type = scope.read.rules.authType;
   if (type === null || type.toLowerCase() === 'none') return false;
   if (styleOf(scope) !== 'none' || scope.read.unsupported !== null || scope.authz.unsupported !== null || scope.authz.op !== null) return false;
