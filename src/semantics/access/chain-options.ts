@@ -130,16 +130,21 @@ export function holders(scope: AccessScope, all: readonly AccessScope[], has: Pa
   return merged;
 }
 
+/** The scopes of `all` that pass `has` and may be merged before `scope` on some request. */
+export function precedingHolders(scope: AccessScope, all: readonly AccessScope[], has: Part): AccessScope[] {
+  return holders(scope, all, has).filter((c) => c !== scope && mayPrecede(c, scope));
+}
+
 export function chainOptions(scope: AccessScope, all: readonly AccessScope[], query: ChainQuery): Sources[] | string {
   const perPart = new Map<string, AccessScope[]>();
   for (const [part, rule] of Object.entries(query.parts)) {
     if (rule.full(scope)) continue;
-    const candidates = holders(scope, all, rule.has).filter((c) => c !== scope && mayPrecede(c, scope));
+    const candidates = precedingHolders(scope, all, rule.has);
     if (candidates.length === 0) continue;
     if (query.trivial?.(part, candidates)) continue;
     perPart.set(part, candidates);
   }
-  const barriers = query.barrier ? holders(scope, all, query.barrier).filter((c) => c !== scope && mayPrecede(c, scope)) : [];
+  const barriers = query.barrier ? precedingHolders(scope, all, query.barrier) : [];
   if (perPart.size === 0) return [barriers.length > 0 ? new Map([[BARRIER, nearestOnly(barriers, scope)]]) : new Map()];
   const uncertain = [...new Set([...perPart.values(), barriers].flat())].filter((c) => !surelyPrecedes(c, scope));
   const describe = (parts: readonly string[]) => {

@@ -18,11 +18,11 @@
  * and the plan kept only when all agree.
  */
 import { ScopeCompat24, compatRecordOf, compileCompat24, mergeCompat24 } from './compat24';
-import { BARRIER, ChainQuery, PartRule, Sources, ambiguityReason, chainOptions, holders, where } from './chain-options';
+import { BARRIER, ChainQuery, PartRule, Sources, ambiguityReason, chainOptions, precedingHolders, where } from './chain-options';
 import { compileEffective } from './compile';
 import { merge22 } from './merge22';
 import { isAllMethods } from './method-mask';
-import { AccessScope, mayPrecede } from './scopes';
+import { AccessScope } from './scopes';
 import { Effective22, RequireNode, ScopeRules22 } from './types';
 
 export type ScopeStyle = 'old' | 'new' | 'both' | 'plain' | 'none';
@@ -206,7 +206,7 @@ export function authTypeAlone(scope: AccessScope, ctx: PlanContext): boolean {
   const type = scope.read.rules.authType;
   if (type === null || type.toLowerCase() === 'none') return false;
   if (styleOf(scope) !== 'none' || scope.read.unsupported !== null || scope.authz.unsupported !== null || scope.authz.op !== null) return false;
-  return !holders(scope, ctx.all, HOLDS_ACCESS_RULES).some((c) => c !== scope && mayPrecede(c, scope));
+  return precedingHolders(scope, ctx.all, HOLDS_ACCESS_RULES).length === 0;
 }
 
 /**
@@ -252,7 +252,7 @@ export function planAndMerge(scope: AccessScope, ctx: PlanContext, plans: Readon
   }
   const plan = agree(own, 'its own Require differs with the request');
   if (typeof plan === 'string') return plan;
-  const relies = holders(scope, ctx.all, HOLDS_ACCESS_RULES).filter((c) => c !== scope && mayPrecede(c, scope));
+  const relies = precedingHolders(scope, ctx.all, HOLDS_ACCESS_RULES);
   for (const c of relies) {
     // httpd merges the sections one walk matched among themselves before merging them into the
     // request's configuration, so an earlier section of the same walk takes on this one's
