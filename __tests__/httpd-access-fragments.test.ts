@@ -44,7 +44,7 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { APACHE2, freePorts } from './support/httpd';
+import { APACHE2, freePorts, loadModuleLine } from './support/httpd';
 import { Observation, Result } from './support/access-differential';
 import {
   DEBIAN_LAYOUT,
@@ -108,7 +108,7 @@ const APACHE_24_HTTPD_CONF = [
     'autoindex',
     'dir',
     'alias',
-  ].map((m) => `LoadModule ${m}_module /usr/lib/apache2/modules/mod_${m}.so`),
+  ].map(loadModuleLine),
   '<IfModule unixd_module>',
   'User daemon',
   'Group daemon',

@@ -34,7 +34,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { APACHE2, MODULES_DIR, freePorts } from './support/httpd';
+import { APACHE2, freePorts, serverHead22 } from './support/httpd';
 import { Result } from './support/access-differential';
 import {
   Probe,
@@ -115,20 +115,12 @@ async function compareSmall(sides: SmallSides, control: string, controlModules: 
   return out;
 }
 
-const LOAD = (m: string) => `LoadModule ${m}_module ${MODULES_DIR}/mod_${m}.so`;
-
 // ------------------------------------------------------------------ 1. aliased Directory beside handlers
 
 const HANDLERS_22 = [
   '# 2.2: a document root, an upload area outside it (Alias) behind Basic authentication,',
   '# and the status/info handlers for a few addresses',
-  'ServerRoot "{{ROOT}}"',
-  ...['authz_host', 'authn_file', 'authz_user', 'auth_basic', 'alias', 'dir', 'mime', 'status', 'info'].map(LOAD),
-  'User www-data',
-  'Group www-data',
-  'ServerName 127.0.0.1',
-  'TypesConfig conf/mime.types',
-  'DocumentRoot "{{ROOT}}/htdocs"',
+  ...serverHead22(['authz_host', 'authn_file', 'authz_user', 'auth_basic', 'alias', 'dir', 'mime', 'status', 'info']),
   'DirectoryIndex index.html',
   '',
   '<Directory />',
@@ -384,13 +376,7 @@ describe("2. Apache's own 2.2 tree with every extra switched on", () => {
 
 const HTACCESS_MAIN_22 = [
   '# 2.2: no authentication anywhere in the main config; the .htaccess files bring it',
-  'ServerRoot "{{ROOT}}"',
-  ...['authz_host', 'authn_file', 'authz_user', 'auth_basic', 'dir', 'mime'].map(LOAD),
-  'User www-data',
-  'Group www-data',
-  'ServerName 127.0.0.1',
-  'TypesConfig conf/mime.types',
-  'DocumentRoot "{{ROOT}}/htdocs"',
+  ...serverHead22(['authz_host', 'authn_file', 'authz_user', 'auth_basic', 'dir', 'mime']),
   'DirectoryIndex index.html',
   '',
   '<Directory />',
@@ -496,13 +482,7 @@ describe('4. .htaccess-only authentication', () => {
 const AUTH = (realm: string) => [`    AuthType Basic`, `    AuthName "${realm}"`, '    AuthUserFile "{{ROOT}}/conf/user.passwd"'];
 
 const AUTH_LOCATION_22 = [
-  'ServerRoot "{{ROOT}}"',
-  ...['authz_host', 'authn_file', 'authz_user', 'auth_basic', 'alias', 'dir', 'mime'].map(LOAD),
-  'User www-data',
-  'Group www-data',
-  'ServerName 127.0.0.1',
-  'TypesConfig conf/mime.types',
-  'DocumentRoot "{{ROOT}}/htdocs"',
+  ...serverHead22(['authz_host', 'authn_file', 'authz_user', 'auth_basic', 'alias', 'dir', 'mime']),
   '',
   '<Directory />',
   '    AllowOverride None',

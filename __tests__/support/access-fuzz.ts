@@ -31,7 +31,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { CredentialName, RequestSpec, Status, describeRequest, htpasswdText, pool, send } from './access-differential';
-import { APACHE2, MODULES_DIR, configtest, freePorts } from './httpd';
+import { APACHE2, configtest, freePorts, serverHead22 } from './httpd';
 import { fill, makeReadable, serveWrapped, writeFiles, writeWrapper } from './layout-differential';
 import { REPO, workDir } from './whole-server';
 
@@ -243,13 +243,7 @@ function randomSection(r: Rng, k: Knobs, docroot: string, dirs: readonly string[
 
 /** The lines every generated main config starts with: ServerRoot, the 2.2 modules, the docroot, `SetEnvIf X-Trigger 1 trigger`. */
 export const SERVER_PREAMBLE: readonly string[] = [
-  'ServerRoot "{{ROOT}}"',
-  ...['authz_host', 'authn_file', 'authz_user', 'authz_groupfile', 'auth_basic', 'alias', 'dir', 'mime', 'setenvif'].map((m) => `LoadModule ${m}_module ${MODULES_DIR}/mod_${m}.so`),
-  'User www-data',
-  'Group www-data',
-  'ServerName 127.0.0.1',
-  'TypesConfig conf/mime.types',
-  'DocumentRoot "{{ROOT}}/htdocs"',
+  ...serverHead22(['authz_host', 'authn_file', 'authz_user', 'authz_groupfile', 'auth_basic', 'alias', 'dir', 'mime', 'setenvif']),
   'DirectoryIndex index.html',
   'SetEnvIf X-Trigger 1 trigger',
 ];

@@ -22,13 +22,35 @@ export function builtinModules(): Set<string> {
   return new Set(out.split('\n').map((l) => l.trim()).filter((l) => l.endsWith('.c')));
 }
 
+/** `LoadModule x_module /usr/lib/apache2/modules/mod_x.so` (no line ending). */
+export function loadModuleLine(id: string): string {
+  return `LoadModule ${id}_module ${MODULES_DIR}/mod_${id}.so`;
+}
+
 /** `LoadModule x_module /usr/lib/apache2/modules/mod_x.so` for each id not built in. */
 export function loadModuleLines(ids: readonly string[]): string {
   const builtin = builtinModules();
   return ids
     .filter((id) => !builtin.has(`mod_${id}.c`))
-    .map((id) => `LoadModule ${id}_module ${MODULES_DIR}/mod_${id}.so\n`)
+    .map((id) => `${loadModuleLine(id)}\n`)
     .join('');
+}
+
+/**
+ * The first lines of a generated 2.2 test server's main config ({{ROOT}} is filled in when the tree
+ * is written): ServerRoot, these modules, user and group, ServerName 127.0.0.1, an empty mime.types
+ * and the document root {{ROOT}}/htdocs.
+ */
+export function serverHead22(modules: readonly string[]): string[] {
+  return [
+    'ServerRoot "{{ROOT}}"',
+    ...modules.map(loadModuleLine),
+    'User www-data',
+    'Group www-data',
+    'ServerName 127.0.0.1',
+    'TypesConfig conf/mime.types',
+    'DocumentRoot "{{ROOT}}/htdocs"',
+  ];
 }
 
 export function tempDir(prefix = 'codemod-httpd-'): string {

@@ -23,7 +23,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { CREDENTIALS, CredentialName, METHODS, Observation, RequestSpec, Result, SOURCE_ADDRESSES, describeRequest, formatResult, htpasswdText, isGranted, pool, send } from './access-differential';
-import { MODULES_DIR, RunningServer, builtinModules, startServerChecked } from './httpd';
+import { RunningServer, builtinModules, loadModuleLine, startServerChecked } from './httpd';
 import { Layout, RunTree, Started, prepareRun, startTree } from './whole-server';
 
 export { htpasswdText };
@@ -341,7 +341,7 @@ export function writeWrapper(root: string, port: number, includes: readonly stri
     `Mutex file:${run} default`,
     `ErrorLog "${root}/error.log"`,
     `Listen 127.0.0.1:${port}`,
-    ...modules.filter((m) => !builtin.has(`mod_${m}.c`)).map((m) => `LoadModule ${m}_module ${MODULES_DIR}/mod_${m}.so`),
+    ...modules.filter((m) => !builtin.has(`mod_${m}.c`)).map(loadModuleLine),
     ...includes.map((f) => `Include "${f}"`),
     '',
   ];
