@@ -11,7 +11,7 @@ import { locationProxies, serverProxies } from './proxy-rules';
 import { ContextFacts, ServerFacts } from './read-config';
 import { rewriteRules } from './rewrite-rules';
 import { Rule } from './rule';
-import { unknownRules } from './unknown-rules';
+import { contextRules } from './unknown-rules';
 import { userdirRules } from './userdir-rules';
 
 function hostNames(main: ContextFacts, vhost: ContextFacts | null): string[] {
@@ -26,20 +26,71 @@ function hostNames(main: ContextFacts, vhost: ContextFacts | null): string[] {
   return [...names];
 }
 
+/**
+ * The rules a host takes from the main server's own lines, made once per server: every host of a
+ * fleet server walks the main server's lines (a Debian tree's mods and conf files) otherwise. Each
+ * family reads its lines one by one (rulesOf), so a host's list is its own lines' rules and these,
+ * in the order the family runs them; the rules are read-only and shared by the hosts.
+ */
+interface MainServerRules {
+  readonly unknown: readonly Rule[];
+  readonly locationProxies: readonly Rule[];
+  readonly proxies: readonly Rule[];
+  readonly locationRedirects: readonly Rule[];
+  readonly redirects: readonly Rule[];
+  readonly locationAliases: readonly Rule[];
+  readonly aliases: readonly Rule[];
+}
+
+const mainRulesOf = new WeakMap<ServerFacts, MainServerRules>();
+
+function mainServerRules(server: ServerFacts): MainServerRules {
+  let rules = mainRulesOf.get(server);
+  if (!rules) {
+    const { main, serverRoot, noProxyEnv, version } = server;
+    rules = {
+      unknown: contextRules(main, server),
+      locationProxies: locationProxies(main.inLocations, noProxyEnv),
+      proxies: serverProxies(main.directives, noProxyEnv, version),
+      locationRedirects: locationRedirects(main.inLocations),
+      redirects: serverRedirects(main.directives, version),
+      locationAliases: locationAliases(main.inLocations),
+      aliases: serverAliases(main.directives, serverRoot, version),
+    };
+    mainRulesOf.set(server, rules);
+  }
+  return rules;
+}
+
+const NONE: readonly Rule[] = [];
+
 export function hostRules(server: ServerFacts, vhost: ContextFacts | null): Rule[] {
   const main = server.main;
   const { serverRoot, noProxyEnv, version } = server;
-  const locations = [...main.inLocations, ...(vhost?.inLocations ?? [])];
-  const own = (ctx: ContextFacts | null) => ctx?.directives ?? [];
+  const m = mainServerRules(server);
+  const locations = vhost?.inLocations ?? [];
+  const own = vhost?.directives ?? [];
+  const ofHost = (make: () => Rule[]): readonly Rule[] => (vhost ? make() : NONE);
   return [
-    ...unknownRules(server, vhost),
+    // unknown modules' hooks: the main server's lines, then the host's
+    ...m.unknown,
+    ...ofHost(() => contextRules(vhost as ContextFacts, server)),
     ...rewriteRules(main, vhost, hostNames(main, vhost), version),
-    ...locationProxies(locations, noProxyEnv),
-    ...serverProxies([...own(main), ...own(vhost)], noProxyEnv, version),
-    ...locationRedirects(locations),
-    ...serverRedirects([...own(vhost), ...own(main)], version),
-    ...locationAliases(locations),
-    ...serverAliases([...own(vhost), ...own(main)], serverRoot, version),
+    // a <Location>'s ProxyPass: the last-merged Location first (the host's, then the main server's)
+    ...ofHost(() => locationProxies(locations, noProxyEnv)),
+    ...m.locationProxies,
+    // ProxyPass lines: the main server's first (merge order base + overrides)
+    ...m.proxies,
+    ...ofHost(() => serverProxies(own, noProxyEnv, version)),
+    ...m.locationRedirects,
+    ...ofHost(() => locationRedirects(locations)),
+    // Redirect* and Alias* lines: the host's first
+    ...ofHost(() => serverRedirects(own, version)),
+    ...m.redirects,
+    ...m.locationAliases,
+    ...ofHost(() => locationAliases(locations)),
+    ...ofHost(() => serverAliases(own, serverRoot, version)),
+    ...m.aliases,
     ...userdirRules(main, vhost, version),
     ...vhostAliasRules(main, vhost, serverRoot),
     ...docrootRules(main, vhost, serverRoot),

@@ -25,7 +25,8 @@ function urlArgSet(arg: string): UrlSet {
   return set.kind === 'seg' ? { kind: 'str', p: set.p } : set;
 }
 
-function contextRules(ctx: ContextFacts, server: ServerFacts): Rule[] {
+/** The rules of one context's own lines (the main server's, or a virtual host's). */
+export function contextRules(ctx: ContextFacts, server: ServerFacts): Rule[] {
   const rules: Rule[] = [];
   const push = (r: Rule | null) => r && rules.push(r);
   for (const e of ctx.directives) {
@@ -54,8 +55,4 @@ function contextRules(ctx: ContextFacts, server: ServerFacts): Rule[] {
     if (oneArg || EARLY_HOOKS.has(e.d.lowerName)) push(unknownRule(EVERY_URL, cause(e.file, e.d, 'evaluated at translate time inside <If>'), e));
   }
   return rules;
-}
-
-export function unknownRules(server: ServerFacts, vhost: ContextFacts | null): Rule[] {
-  return [...contextRules(server.main, server), ...(vhost ? contextRules(vhost, server) : [])];
 }
