@@ -15,7 +15,29 @@ export interface Candidates {
   readonly choice: readonly Cause[];
 }
 
-function ofContext(ctx: ContextFacts, accept: (e: Entry) => boolean): { sure: Entry | null; after: Entry[] } {
+type Accept = (e: Entry) => boolean;
+
+interface OfContext {
+  readonly sure: Entry | null;
+  readonly after: readonly Entry[];
+}
+
+/**
+ * Answers kept per context and test: every host of a server asks about the main server's lines
+ * with the same (module-level) tests. Contexts made for one question (a copy with other
+ * directives) are keys of their own and go with it.
+ */
+const answers = new WeakMap<ContextFacts, Map<Accept, OfContext>>();
+
+function ofContext(ctx: ContextFacts, accept: Accept): OfContext {
+  let byTest = answers.get(ctx);
+  if (!byTest) answers.set(ctx, (byTest = new Map()));
+  let answer = byTest.get(accept);
+  if (!answer) byTest.set(accept, (answer = scanContext(ctx, accept)));
+  return answer;
+}
+
+function scanContext(ctx: ContextFacts, accept: Accept): OfContext {
   let sure: Entry | null = null;
   let after: Entry[] = [];
   for (const e of ctx.directives) {
@@ -28,7 +50,8 @@ function ofContext(ctx: ContextFacts, accept: (e: Entry) => boolean): { sure: En
   return { sure, after };
 }
 
-export function candidates(main: ContextFacts, vhost: ContextFacts | null, accept: (e: Entry) => boolean): Candidates {
+/** `accept` should be made once (a module-level function): answers are kept per test. */
+export function candidates(main: ContextFacts, vhost: ContextFacts | null, accept: Accept): Candidates {
   const m = ofContext(main, accept);
   let entries: Entry[] = [...(m.sure ? [m.sure] : []), ...m.after];
   let mayBeUnset = m.sure === null;

@@ -30,9 +30,14 @@ function latestFirst(c: Candidates): Entry[] {
   return [...c.entries].reverse();
 }
 
+const isVirtualScriptAlias = (e: Entry): boolean => e.d.is('VirtualScriptAlias', 'VirtualScriptAliasIP');
+const isVirtualDocumentRoot = (e: Entry): boolean => e.d.is('VirtualDocumentRoot', 'VirtualDocumentRootIP');
+const isDocumentRoot = (e: Entry): boolean => e.d.is('DocumentRoot') && e.d.values.length > 0;
+const isServerPath = (e: Entry): boolean => e.d.is('ServerPath') && e.d.values.length > 0;
+
 export function vhostAliasRules(main: ContextFacts, vhost: ContextFacts | null, serverRoot: string | null): Rule[] {
-  const script = candidates(main, vhost, (e) => e.d.is('VirtualScriptAlias', 'VirtualScriptAliasIP'));
-  const doc = candidates(main, vhost, (e) => e.d.is('VirtualDocumentRoot', 'VirtualDocumentRootIP'));
+  const script = candidates(main, vhost, isVirtualScriptAlias);
+  const doc = candidates(main, vhost, isVirtualDocumentRoot);
   return [
     ...rulesOf(latestFirst(script), (e) => vhostAliasRule(e, { kind: 'str', p: '/cgi-bin/' }, serverRoot)),
     ...rulesOf(latestFirst(doc), (e) => vhostAliasRule(e, EVERY_URL, serverRoot)),
@@ -53,12 +58,12 @@ function docrootOutcome(roots: readonly Entry[], unset: Cause | null, choice: re
 }
 
 export function docrootRules(main: ContextFacts, vhost: ContextFacts | null, serverRoot: string | null): Rule[] {
-  const c = candidates(main, vhost, (e) => e.d.is('DocumentRoot') && e.d.values.length > 0);
+  const c = candidates(main, vhost, isDocumentRoot);
   const unset: Cause | null = c.mayBeUnset
     ? { file: main.file, line: 0, why: "DocumentRoot is not set: httpd's compiled-in default applies, which the model does not know" }
     : null;
   // ServerPath is a virtual host's own (not inherited)
-  const serverPath = vhost ? candidates({ ...vhost, directives: [] }, vhost, (e) => e.d.is('ServerPath') && e.d.values.length > 0) : null;
+  const serverPath = vhost ? candidates({ ...vhost, directives: [] }, vhost, isServerPath) : null;
   const stripped = serverPath
     ? rulesOf(latestFirst(serverPath), (e) => {
         const match = prefixSet(e.d.values[0]);

@@ -94,29 +94,57 @@ function engineOf(ctx: ContextFacts): Certainty | null {
   return state;
 }
 
-function options(ctx: ContextFacts): string[] {
-  return ctx.directives.filter((e) => e.d.is('RewriteOptions') && e.cert.kind !== 'no').flatMap((e) => e.d.values.map((v) => v.toLowerCase()));
+/** What mod_rewrite reads of one context's own lines. */
+interface RewriteFacts {
+  readonly engine: Certainty | null;
+  /** RewriteOptions words, lower case. */
+  readonly options: readonly string[];
+  readonly rules: readonly Entry[];
+  /** A RewriteCond stands before the context's first RewriteRule. */
+  readonly condBeforeFirst: boolean;
+}
+
+/** Kept per context: every host of a server reads the main server's lines. */
+const factsOf = new WeakMap<ContextFacts, RewriteFacts>();
+
+function rewriteFacts(ctx: ContextFacts): RewriteFacts {
+  let facts = factsOf.get(ctx);
+  if (!facts) {
+    const rules = ctx.directives.filter((e) => e.d.is('RewriteRule'));
+    const firstAt = rules.length > 0 ? ctx.directives.indexOf(rules[0]) : -1;
+    facts = {
+      engine: engineOf(ctx),
+      options: ctx.directives.filter((e) => e.d.is('RewriteOptions') && e.cert.kind !== 'no').flatMap((e) => e.d.values.map((v) => v.toLowerCase())),
+      rules,
+      condBeforeFirst: firstAt > 0 && ctx.directives.slice(0, firstAt).some((x) => x.d.is('RewriteCond')),
+    };
+    factsOf.set(ctx, facts);
+  }
+  return facts;
 }
 
 /** The rewrite rules of a host (main server when vhost is null), in the order mod_rewrite runs them. */
 export function rewriteRules(main: ContextFacts, vhost: ContextFacts | null, hostNames: readonly string[], version: Version): Rule[] {
-  const own = vhost ?? main;
-  const engine = (vhost && engineOf(vhost)) ?? engineOf(main) ?? NEVER;
+  const own = rewriteFacts(vhost ?? main);
+  const parent = rewriteFacts(main);
+  const engine = (vhost && own.engine) ?? parent.engine ?? NEVER;
   if (engine.kind === 'no') return [];
-  const ruleEntries = (ctx: ContextFacts) => ctx.directives.filter((e) => e.d.is('RewriteRule'));
-  let entries = ruleEntries(own);
+  // the list's first rule is the first of the context it comes from
+  let entries = own.rules;
+  let first = own;
   if (vhost) {
-    const mine = options(vhost);
-    const parent = options(main);
+    const mine = own.options;
     const ignore = mine.includes('ignoreinherit');
-    if (mine.includes('inherit') || (parent.includes('inheritdown') && !ignore)) entries = [...entries, ...ruleEntries(main)];
-    else if (mine.includes('inheritbefore') || (parent.includes('inheritdownbefore') && !ignore)) entries = [...ruleEntries(main), ...entries];
+    if (mine.includes('inherit') || (parent.options.includes('inheritdown') && !ignore)) entries = [...entries, ...parent.rules];
+    else if (mine.includes('inheritbefore') || (parent.options.includes('inheritdownbefore') && !ignore)) {
+      entries = [...parent.rules, ...entries];
+      if (parent.rules.length > 0) first = parent;
+    }
   }
+  if (first.rules.length === 0) first = first === own ? parent : own;
   const rules: Rule[] = [];
   entries.forEach((e, i) => {
-    const ctx = own.directives.includes(e) ? own : main;
-    const first = i === 0 && !ctx.directives.slice(0, ctx.directives.indexOf(e)).some((x) => x.d.is('RewriteCond'));
-    const rule = ruleFor(e, hostNames, engine, first, version);
+    const rule = ruleFor(e, hostNames, engine, i === 0 && !first.condBeforeFirst, version);
     if (rule) rules.push(rule);
   });
   return rules;

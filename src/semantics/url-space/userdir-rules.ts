@@ -109,8 +109,12 @@ function names(ctx: ContextFacts, keyword: 'disabled' | 'enabled'): Set<string> 
   return out;
 }
 
+/** A UserDir line that names directories (not `disabled` / `enabled`). */
+function isPath(e: Entry): boolean {
+  return e.d.is('UserDir') && e.d.values.length > 0 && !KEYWORDS.has(e.d.values[0].toLowerCase());
+}
+
 export function userdirRules(main: ContextFacts, vhost: ContextFacts | null, version: Version): Rule[] {
-  const isPath = (e: Entry) => e.d.is('UserDir') && e.d.values.length > 0 && !KEYWORDS.has(e.d.values[0].toLowerCase());
   const c = candidates(main, vhost, isPath);
   if (c.entries.length === 0) return [];
   const own = vhost ?? main;
