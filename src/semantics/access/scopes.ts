@@ -250,8 +250,23 @@ function urlSection(s: AccessScope): UrlSection | null {
   return values[0] !== undefined ? { kind: 'prefix', path: values[0] } : null;
 }
 
+/**
+ * Answers per location and directory-like scope: planning asks about one pair many times (once per
+ * part of the access configuration, again for the merge order of each combination), and the
+ * answer depends only on the two sections and the server's URL space.
+ */
+const meetings = new WeakMap<AccessScope, Map<AccessScope, Meeting | null>>();
+
 /** The URL-space answer for a directory-like scope and a location, or null when the oracle cannot be asked. */
 export function meeting(dirLike: AccessScope, location: AccessScope): Meeting | null {
+  let byDir = meetings.get(location);
+  if (!byDir) meetings.set(location, (byDir = new Map()));
+  let met = byDir.get(dirLike);
+  if (met === undefined) byDir.set(dirLike, (met = askSpace(dirLike, location)));
+  return met;
+}
+
+function askSpace(dirLike: AccessScope, location: AccessScope): Meeting | null {
   const space = location.space;
   if (!space) return null;
   const fs = fsSection(dirLike);
