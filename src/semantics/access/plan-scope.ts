@@ -19,7 +19,7 @@
  */
 import { ScopeCompat24, compatRecordOf, compileCompat24, mergeCompat24 } from './compat24';
 import { BARRIER, ChainQuery, PartRule, Sources, ambiguityReason, chainOptions, precedingHolders, where } from './chain-options';
-import { compileEffective } from './compile';
+import { CompileResult, compileEffective } from './compile';
 import { merge22 } from './merge22';
 import { isAllMethods } from './method-mask';
 import { AccessScope } from './scopes';
@@ -143,7 +143,7 @@ export function planOld(scope: AccessScope, ctx: PlanContext): Plan | string {
   const plans = combos.map((combo) => {
     const bounded = ctx.fragment || (combo.get(BARRIER) ?? []).length > 0;
     const rules = [...rulesOf(combo), scope.read.rules];
-    return planRules(scope, rules, bounded, ctx.universe);
+    return planRules(scope, rules, bounded, ctx);
   });
   return agree(plans, () => ambiguityReason(combos));
 }
@@ -158,7 +158,23 @@ function rulesOf(combo: Sources): ScopeRules22[] {
   return out;
 }
 
-function planRules(scope: AccessScope, rules: readonly ScopeRules22[], bounded: boolean, universe: readonly string[]): Plan | string {
+/**
+ * Compiled rules per planning context and merged rules: the same effective rules come back for
+ * many scopes (every site's `Order allow,deny` + `Allow from all` directory) and for each of a
+ * scope's possible parents, and compiling them is pure.
+ */
+const compiledIn = new WeakMap<PlanContext, Map<string, CompileResult>>();
+
+function compileIn(ctx: PlanContext, effective: Effective22): CompileResult {
+  let cache = compiledIn.get(ctx);
+  if (!cache) compiledIn.set(ctx, (cache = new Map()));
+  const key = JSON.stringify(effective);
+  let compiled = cache.get(key);
+  if (!compiled) cache.set(key, (compiled = compileEffective(effective, ctx.universe)));
+  return compiled;
+}
+
+function planRules(scope: AccessScope, rules: readonly ScopeRules22[], bounded: boolean, ctx: PlanContext): Plan | string {
   const effective = merge22(rules);
   if (bounded && effective.host === null && effective.requires.length === 0) {
     return {
@@ -172,7 +188,7 @@ function planRules(scope: AccessScope, rules: readonly ScopeRules22[], bounded: 
     };
   }
   const notes = effective.host !== null && effective.requires.length > 0 ? deniedDespiteAuth(effective) : [];
-  const compiled = compileEffective(effective, universe);
+  const compiled = compileIn(ctx, effective);
   if ('unsupported' in compiled) return compiled.unsupported;
   return { scope, tree: compiled.tree, inherit: false, replacesAuthz: false, notes: [...notes, ...compiled.notes] };
 }
@@ -248,7 +264,7 @@ export function planAndMerge(scope: AccessScope, ctx: PlanContext, plans: Readon
   for (const combo of combos) {
     const chain = [...rulesOf(combo), rules];
     if (chain.some((r) => r.satisfy.some((x) => x.value === 'any'))) return 'Satisfy Any joins its host rules and Require with OR';
-    own.push(planRules(scope, chain, false, ctx.universe));
+    own.push(planRules(scope, chain, false, ctx));
   }
   const plan = agree(own, 'its own Require differs with the request');
   if (typeof plan === 'string') return plan;
