@@ -25,27 +25,33 @@ function add<T>(map: Map<string, T[]>, name: string, item: T): void {
   else map.set(name, [item]);
 }
 
-function build(file: ConfigFile): NameIndex {
-  const nodes: Node[] = [];
-  const directives: Directive[] = [];
-  const sections: Section[] = [];
-  const directivesByName = new Map<string, Directive[]>();
-  const sectionsByName = new Map<string, Section[]>();
-  const visit = (container: Container): void => {
-    for (const node of container.body) {
-      nodes.push(node);
-      if (node.kind === 'directive') {
-        directives.push(node);
-        add(directivesByName, node.lowerName, node);
-      } else if (node.kind === 'section') {
-        sections.push(node);
-        add(sectionsByName, node.lowerName, node);
-        visit(node);
-      }
+interface Building {
+  readonly nodes: Node[];
+  readonly directives: Directive[];
+  readonly sections: Section[];
+  readonly directivesByName: Map<string, Directive[]>;
+  readonly sectionsByName: Map<string, Section[]>;
+}
+
+/** A module-level walk, not a closure per build: V8 keeps one optimized copy of it for the whole run. */
+function collect(container: Container, into: Building): void {
+  for (const node of container.body) {
+    into.nodes.push(node);
+    if (node.kind === 'directive') {
+      into.directives.push(node);
+      add(into.directivesByName, node.lowerName, node);
+    } else if (node.kind === 'section') {
+      into.sections.push(node);
+      add(into.sectionsByName, node.lowerName, node);
+      collect(node, into);
     }
-  };
-  visit(file);
-  return { version: file.version, nodes, directives, sections, directivesByName, sectionsByName };
+  }
+}
+
+function build(file: ConfigFile): NameIndex {
+  const into: Building = { nodes: [], directives: [], sections: [], directivesByName: new Map(), sectionsByName: new Map() };
+  collect(file, into);
+  return { version: file.version, ...into };
 }
 
 /** The file's index, rebuilt when the tree changed since it was made. */
