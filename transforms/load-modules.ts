@@ -158,48 +158,60 @@ function testsHold(tests: readonly ModuleTest[], loaded: ReadonlySet<string>): b
  * tests of the few lines left, on a tree nothing edits meanwhile.
  */
 function candidates(files: readonly SourceFile[], have: ReadonlySet<string>): Candidate[] {
-  const out: Candidate[] = [];
-  const open = (module: string) => !ALWAYS_BUILTIN.has(module) && !have.has(module) && !isMpm(module);
-  // the table's verdict depends on the name only: worked out once per distinct name of the call
-  const byName = new Map<string, readonly string[] | null>();
-  const modulesOf = (name: string): readonly string[] | null => {
-    let modules = byName.get(name);
+  const collector = new CandidateCollector(have);
+  for (const file of files) collector.visit(file, file.tree, []);
+  return collector.out;
+}
+
+/** candidates()'s walk: methods, not closures made per call, so V8 optimizes them once. */
+class CandidateCollector {
+  readonly out: Candidate[] = [];
+  /** The table's verdict depends on the name only: worked out once per distinct name of the call. */
+  private readonly byName = new Map<string, readonly string[] | null>();
+
+  constructor(private readonly have: ReadonlySet<string>) {}
+
+  private open(module: string): boolean {
+    return !ALWAYS_BUILTIN.has(module) && !this.have.has(module) && !isMpm(module);
+  }
+
+  private modulesOf(name: string): readonly string[] | null {
+    let modules = this.byName.get(name);
     if (modules === undefined) {
       const table = directiveModules(name);
       // definingModule gives null or table[0] (or cgi/cgid): nothing to plan when that is built in or there
-      modules = table && !table.some(isMpm) && !table.some((m) => have.has(m)) && (cgiOrCgid(table) || open(table[0])) ? table : null;
-      byName.set(name, modules);
+      modules = table && !table.some(isMpm) && !table.some((m) => this.have.has(m)) && (cgiOrCgid(table) || this.open(table[0])) ? table : null;
+      this.byName.set(name, modules);
     }
     return modules;
-  };
-  for (const file of files) {
-    const visit = (container: { readonly body: readonly Node[] }, tests: readonly ModuleTest[]): void => {
-      for (const node of container.body) {
-        if (node.kind === 'directive') {
-          const modules = modulesOf(node.lowerName);
-          const all = argumentNeeds(node);
-          const needs = all.length === 0 ? all : all.filter((n) => open(n.module));
-          if (modules || needs.length > 0) out.push({ node, file, tests, modules, needs });
-        } else if (node.kind === 'section') {
-          const ifModule = node.lowerName === 'ifmodule';
-          if (!ifModule) {
-            const all = sectionNeeds(node);
-            const needs = all.length === 0 ? all : all.filter((n) => open(n.module));
-            if (needs.length > 0) out.push({ node, file, tests, modules: null, needs });
-          }
-          if (sectionIsTwoTwoOnly(node)) continue;
-          if (ifModule) {
-            const test = readIfModule(node.values);
-            visit(node, [...tests, { id: test.form !== 'other' && test.id ? test.id : null, negated: test.negated }]);
-          } else {
-            visit(node, tests);
-          }
+  }
+
+  private openNeeds(all: readonly Need[]): readonly Need[] {
+    return all.length === 0 ? all : all.filter((n) => this.open(n.module));
+  }
+
+  visit(file: SourceFile, container: { readonly body: readonly Node[] }, tests: readonly ModuleTest[]): void {
+    for (const node of container.body) {
+      if (node.kind === 'directive') {
+        const modules = this.modulesOf(node.lowerName);
+        const needs = this.openNeeds(argumentNeeds(node));
+        if (modules || needs.length > 0) this.out.push({ node, file, tests, modules, needs });
+      } else if (node.kind === 'section') {
+        const ifModule = node.lowerName === 'ifmodule';
+        if (!ifModule) {
+          const needs = this.openNeeds(sectionNeeds(node));
+          if (needs.length > 0) this.out.push({ node, file, tests, modules: null, needs });
+        }
+        if (sectionIsTwoTwoOnly(node)) continue;
+        if (ifModule) {
+          const test = readIfModule(node.values);
+          this.visit(file, node, [...tests, { id: test.form !== 'other' && test.id ? test.id : null, negated: test.negated }]);
+        } else {
+          this.visit(file, node, tests);
         }
       }
-    };
-    visit(file.tree, []);
+    }
   }
-  return out;
 }
 
 const cgiOrCgid = (modules: readonly string[]) => modules.includes('cgi') && modules.includes('cgid');

@@ -54,31 +54,35 @@ export function containsAuthz(section: Section): boolean {
   return false;
 }
 
-export function readAuthz24(container: Section | ConfigFile, assume?: Assumptions): Authz24Read {
-  let op: AuthMergingOp | null = null;
-  let unsupported: string | null = null;
-  let has24 = false;
-  const lines: Node[] = [];
-  const wrapperModules: string[] = [];
-  const fail = (node: Node, why: string) => {
-    unsupported ??= `line ${node.line}: ${why}`;
-  };
+/** One scope's reading in progress: methods, not closures made per call, so V8 optimizes them once. */
+class AuthzReader {
+  op: AuthMergingOp | null = null;
+  unsupported: string | null = null;
+  has24 = false;
+  readonly lines: Node[] = [];
+  readonly wrapperModules: string[] = [];
+
+  constructor(private readonly assume: Assumptions | undefined) {}
+
+  fail(node: Node, why: string): void {
+    this.unsupported ??= `line ${node.line}: ${why}`;
+  }
 
   /** Children of one container; `methods` is the mask of an enclosing <Limit> not yet attached. */
-  const readBody = (body: readonly Node[], methods: MethodMask | undefined, top: boolean, in24: boolean): RequireNode[] => {
+  readBody(body: readonly Node[], methods: MethodMask | undefined, top: boolean, in24: boolean): RequireNode[] {
     const out: RequireNode[] = [];
     for (const node of body) {
       if (node.kind === 'directive') {
         const name = node.lowerName;
         if (name === 'authmerging') {
-          has24 = true;
-          if (top) lines.push(node);
+          this.has24 = true;
+          if (top) this.lines.push(node);
           const value = (node.values[0] ?? '').toLowerCase();
-          if (value === 'off' || value === 'and' || value === 'or') op = value;
-          else fail(node, `AuthMerging ${node.values.join(' ')} is not valid`);
+          if (value === 'off' || value === 'and' || value === 'or') this.op = value;
+          else this.fail(node, `AuthMerging ${node.values.join(' ')} is not valid`);
         } else if (name === 'require') {
-          if (top) lines.push(node);
-          const leaf = readRequire(node, methods, in24);
+          if (top) this.lines.push(node);
+          const leaf = this.readRequire(node, methods, in24);
           if (leaf) out.push(leaf);
         }
         continue;
@@ -87,30 +91,30 @@ export function readAuthz24(container: Section | ConfigFile, assume?: Assumption
       const lower = node.lowerName;
       if (SCOPE_SECTIONS.has(lower)) continue;
       if (lower in CONTAINERS) {
-        has24 = true;
-        if (top) lines.push(node);
-        const children = readBody(node.body, undefined, false, in24);
-        if (children.length === 0) fail(node, `<${node.name}> holds no authorization directives`);
+        this.has24 = true;
+        if (top) this.lines.push(node);
+        const children = this.readBody(node.body, undefined, false, in24);
+        if (children.length === 0) this.fail(node, `<${node.name}> holds no authorization directives`);
         out.push({ kind: CONTAINERS[lower], children, ...(methods ? { methods } : {}) });
       } else if (lower === 'limit' || lower === 'limitexcept') {
-        if (methods) fail(node, '<Limit> sections cannot be nested');
-        out.push(...readBody(node.body, maskOf(node), top, in24));
+        if (methods) this.fail(node, '<Limit> sections cannot be nested');
+        out.push(...this.readBody(node.body, maskOf(node), top, in24));
       } else {
-        const verdict = assumedVerdict(node, assume);
+        const verdict = assumedVerdict(node, this.assume);
         if (!verdict) continue;
         if (verdict.kind === 'dead' || verdict.kind === 'only22') continue;
         if (verdict.kind === 'unknown') {
-          if (containsAuthz(node)) fail(node, `Require rules inside ${verdict.why}`);
+          if (containsAuthz(node)) this.fail(node, `Require rules inside ${verdict.why}`);
           continue;
         }
-        if (verdict.needs && containsAuthz(node)) wrapperModules.push(verdict.needs);
-        out.push(...readBody(node.body, methods, top, in24 || verdict.kind === 'only24'));
+        if (verdict.needs && containsAuthz(node)) this.wrapperModules.push(verdict.needs);
+        out.push(...this.readBody(node.body, methods, top, in24 || verdict.kind === 'only24'));
       }
     }
     return out;
-  };
+  }
 
-  const readRequire = (node: Directive, methods: MethodMask | undefined, in24: boolean): RequireNode | null => {
+  private readRequire(node: Directive, methods: MethodMask | undefined, in24: boolean): RequireNode | null {
     const values = node.values;
     let negate = false;
     let words = values;
@@ -119,25 +123,28 @@ export function readAuthz24(container: Section | ConfigFile, assume?: Assumption
       words = words.slice(1);
     }
     const provider = (words[0] ?? '').toLowerCase();
-    if (negate || !WORDS_22.has(provider) || in24) has24 = true;
+    if (negate || !WORDS_22.has(provider) || in24) this.has24 = true;
     if (!provider) {
-      fail(node, 'Require without a provider');
+      this.fail(node, 'Require without a provider');
       return null;
     }
     if (!MODELLED_PROVIDERS.has(provider)) {
-      fail(node, `Require ${provider}: the access model cannot evaluate this provider`);
+      this.fail(node, `Require ${provider}: the access model cannot evaluate this provider`);
       return null;
     }
     return { kind: 'require', provider, args: words.slice(1), negate, ...(methods ? { methods } : {}) };
-  };
+  }
+}
 
-  const children = readBody(container.body, undefined, true, false);
+export function readAuthz24(container: Section | ConfigFile, assume?: Assumptions): Authz24Read {
+  const reader = new AuthzReader(assume);
+  const children = reader.readBody(container.body, undefined, true, false);
   return {
-    op,
+    op: reader.op,
     tree: children.length > 0 ? { kind: 'any', children } : null,
-    lines,
-    has24,
-    unsupported,
-    wrapperModules: [...new Set(wrapperModules)],
+    lines: reader.lines,
+    has24: reader.has24,
+    unsupported: reader.unsupported,
+    wrapperModules: [...new Set(reader.wrapperModules)],
   };
 }

@@ -110,6 +110,44 @@ function literalPath(section: Section, kind: ScopeKind): string | null {
   return path;
 }
 
+/** What collectScopes carries down its walk. */
+interface Collecting {
+  readonly scopes: AccessScope[];
+  readonly file: SourceFile;
+  readonly space: SectionMeetings | null;
+  order: number;
+}
+
+/** A module-level walk (not a closure per file): V8 keeps one optimized copy of it. */
+function collectSections(container: Section | ConfigFile, enclosing: AccessScope, vhost: Section | null, into: Collecting): void {
+  for (const node of container.body) {
+    if (node.kind !== 'section') continue;
+    if (sectionIsTwoTwoOnly(node)) continue;
+    if (wrapperVerdict(node)?.kind === 'dead') continue;
+    const kind = kindOf(node);
+    if (!kind) {
+      // transparent wrappers (<IfModule>, <IfDefine>, <Limit>…) are read as part of the scope or walked through
+      if (!node.is('Limit', 'LimitExcept')) collectSections(node, enclosing, vhost, into);
+      continue;
+    }
+    const scope: AccessScope = {
+      file: into.file,
+      container: node,
+      kind,
+      path: literalPath(node, kind),
+      vhost: kind === 'vhost' ? node : vhost,
+      enclosing,
+      order: into.order++,
+      isMainServer: false,
+      read: readScopeRules(node),
+      authz: readAuthz24(node),
+      space: into.space,
+    };
+    into.scopes.push(scope);
+    collectSections(node, scope, scope.vhost, into);
+  }
+}
+
 /** Collects every scope of a server in config order, with its own rules. */
 export function collectScopes(files: readonly SourceFile[], space: SectionMeetings | null = null): AccessScope[] {
   const scopes: AccessScope[] = [];
@@ -129,35 +167,9 @@ export function collectScopes(files: readonly SourceFile[], space: SectionMeetin
       space,
     };
     scopes.push(top);
-    const visit = (container: Section | ConfigFile, enclosing: AccessScope, vhost: Section | null) => {
-      for (const node of container.body) {
-        if (node.kind !== 'section') continue;
-        if (sectionIsTwoTwoOnly(node)) continue;
-        if (wrapperVerdict(node)?.kind === 'dead') continue;
-        const kind = kindOf(node);
-        if (!kind) {
-          // transparent wrappers (<IfModule>, <IfDefine>, <Limit>…) are read as part of the scope or walked through
-          if (!node.is('Limit', 'LimitExcept')) visit(node, enclosing, vhost);
-          continue;
-        }
-        const scope: AccessScope = {
-          file,
-          container: node,
-          kind,
-          path: literalPath(node, kind),
-          vhost: kind === 'vhost' ? node : vhost,
-          enclosing,
-          order: order++,
-          isMainServer: false,
-          read: readScopeRules(node),
-          authz: readAuthz24(node),
-          space,
-        };
-        scopes.push(scope);
-        visit(node, scope, scope.vhost);
-      }
-    };
-    visit(file.tree, top, null);
+    const into: Collecting = { scopes, file, space, order };
+    collectSections(file.tree, top, null, into);
+    order = into.order;
   }
   return scopes;
 }

@@ -97,34 +97,50 @@ function fileOfSection(section: Section, files: readonly SourceFile[]): SourceFi
 }
 
 export function buildUrlSpace(files: readonly SourceFile[], options: UrlSpaceOptions = {}): UrlSpace {
-  const server: ServerFacts = readServer(files, options);
-  const rulesByHost = new Map<Section | null, readonly Rule[]>();
-  const contextOf = (vhost: Section | null): ContextFacts | null => {
+  return new ServerUrlSpace(files, readServer(files, options));
+}
+
+/** One server's URL space. A class, not closures made per server, so V8 optimizes its methods once per run. */
+class ServerUrlSpace implements UrlSpace {
+  readonly hosts: readonly (Section | null)[];
+  private readonly rulesByHost = new Map<Section | null, readonly Rule[]>();
+  /** Where a Location's URLs go in a host does not depend on the fs scope asked about. */
+  private readonly stepsCache = new Map<Section | null, Map<string, Step[]>>();
+
+  constructor(
+    private readonly files: readonly SourceFile[],
+    private readonly server: ServerFacts,
+  ) {
+    this.hosts = [...(server.mainServes ? [null] : []), ...server.vhosts.keys()];
+  }
+
+  private contextOf(vhost: Section | null): ContextFacts | null {
     if (vhost === null) return null;
-    return server.vhosts.get(vhost) ?? readVirtualHost(vhost, fileOfSection(vhost, files) ?? server.main.file, server);
-  };
-  const rulesOf = (vhost: Section | null): readonly Rule[] => {
-    let rules = rulesByHost.get(vhost);
+    const server = this.server;
+    return server.vhosts.get(vhost) ?? readVirtualHost(vhost, fileOfSection(vhost, this.files) ?? server.main.file, server);
+  }
+
+  private rulesOf(vhost: Section | null): readonly Rule[] {
+    let rules = this.rulesByHost.get(vhost);
     if (!rules) {
-      rules = hostRules(server, contextOf(vhost));
-      rulesByHost.set(vhost, rules);
+      rules = hostRules(this.server, this.contextOf(vhost));
+      this.rulesByHost.set(vhost, rules);
     }
     return rules;
-  };
-  const hosts: (Section | null)[] = [...(server.mainServes ? [null] : []), ...server.vhosts.keys()];
-  // where a Location's URLs go in a host does not depend on the fs scope asked about
-  const stepsCache = new Map<Section | null, Map<string, Step[]>>();
-  const stepsOf = (urls: UrlSet, host: Section | null): Step[] => {
-    let byUrls = stepsCache.get(host);
-    if (!byUrls) stepsCache.set(host, (byUrls = new Map()));
+  }
+
+  private stepsOf(urls: UrlSet, host: Section | null): Step[] {
+    let byUrls = this.stepsCache.get(host);
+    if (!byUrls) this.stepsCache.set(host, (byUrls = new Map()));
     const key = `${urls.kind}\u0000${urls.kind === 'none' ? '' : urls.p}`;
     let steps = byUrls.get(key);
-    if (!steps) byUrls.set(key, (steps = follow(urls, rulesOf(host))));
+    if (!steps) byUrls.set(key, (steps = follow(urls, this.rulesOf(host))));
     return steps;
-  };
+  }
 
-  const meets = (loc: UrlPattern, locVhost: Section | null, fs: FsPattern, fsVhost: Section | null): Meeting => {
+  meets(loc: UrlPattern, locVhost: Section | null, fs: FsPattern, fsVhost: Section | null): Meeting {
     if (locVhost && fsVhost && locVhost !== fsVhost) return { may: false, surely: false, unknown: [], approximate: false };
+    const hosts = this.hosts;
     const urls = locationUrlSet(loc);
     const cover = coverOf(fs);
     const locHosts = locVhost ? [locVhost] : fsVhost && !hosts.includes(fsVhost) ? [...hosts, fsVhost] : hosts;
@@ -132,7 +148,7 @@ export function buildUrlSpace(files: readonly SourceFile[], options: UrlSpaceOpt
     const mayAnswers: Answer[] = [];
     const surelyAnswers: Answer[] = [];
     for (const host of locHosts) {
-      const steps = stepsOf(urls.set, host);
+      const steps = this.stepsOf(urls.set, host);
       if (bothHosts.includes(host)) mayAnswers.push(mayAnswer(steps, cover));
       // in a host where the fs scope does not apply, the Location's requests surely miss it
       surelyAnswers.push(bothHosts.includes(host) ? surelyAnswer(steps, cover) : { value: urls.set.kind === 'none', causes: [], approx: false });
@@ -144,7 +160,5 @@ export function buildUrlSpace(files: readonly SourceFile[], options: UrlSpaceOpt
     // never-meeting is sound, and so is surely-meeting; in between, a widened pattern may blur the answer
     const approximate = may.value && !surely.value && (!urls.exact || may.approx || surely.approx);
     return { may: may.value, surely: surely.value, unknown, approximate };
-  };
-  return { meets, hosts };
+  }
 }
-
