@@ -96,6 +96,13 @@ const PROXY_CHECKS = ['SSLProxyCheckPeerCN', 'SSLProxyCheckPeerExpire'];
 /** Every directive this transform reads (lower case): the settings, what their conditions test, and the SSL proxy lines. */
 const READS = [...new Set([...SETTINGS.map((s) => s.name), 'Options', 'LoadModule', ...PROXY_CHECKS, 'SSLProxyEngine'].map((n) => n.toLowerCase()))];
 
+/** The lines named `name` of the files that apply on 2.4, in file order (module-level: V8 optimizes it once per run). */
+function applyingLines(files: readonly SourceFile[], name: string): Directive[] {
+  const out: Directive[] = [];
+  for (const file of files) for (const d of directives(file.tree, name)) if (!isTwoTwoOnly(d)) out.push(d);
+  return out;
+}
+
 export const pinChangedDefaults: Transform = {
   id: 'pin-changed-defaults',
   title: 'Report (or pin with --pin-defaults) settings whose default changed: EnableSendfile, FileETag, Options, Timeout, LimitRequestBody, RequestReadTimeout, SSLProxyCheckPeerCN/Expire',
@@ -107,13 +114,10 @@ export const pinChangedDefaults: Transform = {
     // name by name from each file's name index (a walk over every line of every file was most of the cost)
     const files = server.files.filter((f) => f.role !== 'htaccess');
     const byName = new Map<string, Directive[]>();
-    for (const name of READS) byName.set(name, files.flatMap((file) => directives(file.tree, name).filter((d) => !isTwoTwoOnly(d))));
+    for (const name of READS) byName.set(name, applyingLines(files, name));
     const named: Named = (name) => byName.get(name.toLowerCase()) ?? [];
-    const engines: { file: SourceFile; d: Directive }[] = files.flatMap((file) =>
-      directives(file.tree, 'SSLProxyEngine')
-        .filter((d) => !isTwoTwoOnly(d))
-        .map((d) => ({ file, d })),
-    );
+    const engines: { file: SourceFile; d: Directive }[] = [];
+    for (const file of files) for (const d of directives(file.tree, 'SSLProxyEngine')) if (!isTwoTwoOnly(d)) engines.push({ file, d });
     const main = server.main;
 
     if (main) {

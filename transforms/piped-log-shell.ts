@@ -8,7 +8,7 @@
 // program named without a `/` (found through PATH) — gets `|$`. A plain `|/abs/program args` stays: without
 // the shell httpd manages the logger process itself. `${NAME}` is httpd's own variable syntax (replaced
 // before the command runs), not the shell's.
-import { Directive, directives } from '../src/cst';
+import { ConfigFile, Directive, directives } from '../src/cst';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
 import { Transform } from './types';
 
@@ -42,6 +42,16 @@ function addShell(d: Directive): void {
   d.raw = d.raw.slice(0, at) + '$' + d.raw.slice(at);
 }
 
+function namesPipe(d: Directive): boolean {
+  return (d.values[0] ?? '').startsWith('|');
+}
+
+/** Some log line of the file names a pipe (module-level helpers: V8 optimizes them once per run). */
+function holdsPipe(tree: ConfigFile): boolean {
+  for (const name of PIPED_LOGS) if (directives(tree, name).some(namesPipe)) return true;
+  return false;
+}
+
 export const pipedLogShell: Transform = {
   id: 'piped-log-shell',
   title: 'Keep piped log commands that need a shell working (|$command)',
@@ -50,7 +60,7 @@ export const pipedLogShell: Transform = {
   triggers: { directives: PIPED_LOGS },
   applyFile(tree, ctx) {
     // most log lines name a file: a look at each name's lines first spares the walk in file order below
-    if (!PIPED_LOGS.some((name) => directives(tree, name).some((d) => (d.values[0] ?? '').startsWith('|')))) return;
+    if (!holdsPipe(tree)) return;
     for (const d of directives(tree, ...PIPED_LOGS)) {
       if (isTwoTwoOnly(d)) continue;
       const target = d.values[0] ?? '';

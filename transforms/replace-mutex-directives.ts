@@ -71,7 +71,17 @@ function acceptMutexPossible(node: Node, eventServer: boolean): boolean {
 /** The server runs the event MPM: `--mpm event`, or the config already loads it. */
 function eventServer(ctx: TransformContext): boolean {
   if (ctx.options.mpm === 'event') return true;
-  return ctx.server.files.some((f) => [...directives(f.tree, 'LoadModule')].some((d) => (d.values[0] ?? '').toLowerCase() === 'mpm_event_module'));
+  for (const f of ctx.server.files) if (directives(f.tree, 'LoadModule').some(loadsEvent)) return true;
+  return false;
+}
+
+// module-level tests (not closures per call): V8 optimizes them once per run
+function loadsEvent(d: Directive): boolean {
+  return (d.values[0] ?? '').toLowerCase() === 'mpm_event_module';
+}
+
+function applies(d: Directive): boolean {
+  return !isTwoTwoOnly(d);
 }
 
 /**
@@ -82,12 +92,16 @@ const acceptMutexFiles = new WeakMap<ServerTree, string[]>();
 function otherAcceptMutexFiles(server: ServerTree, self: ConfigFile): string[] {
   let found = acceptMutexFiles.get(server);
   if (!found) {
-    found = server.files
-      .filter((f) => directives(f.tree, 'AcceptMutex').some((d) => !isTwoTwoOnly(d)))
-      .map((f) => f.displayPath);
+    found = [];
+    for (const f of server.files) if (directives(f.tree, 'AcceptMutex').some(applies)) found.push(f.displayPath);
     acceptMutexFiles.set(server, found);
   }
-  const mine = server.files.find((f) => f.tree === self)?.displayPath;
+  let mine: string | undefined;
+  for (const f of server.files) {
+    if (f.tree !== self) continue;
+    mine = f.displayPath;
+    break;
+  }
   return found.filter((p) => p !== mine);
 }
 

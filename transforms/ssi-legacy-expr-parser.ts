@@ -9,6 +9,7 @@
 // cannot be placed safely is reported.
 import { Directive, Node, Section, ancestors, directives, insertAfter } from '../src/cst';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
+import { SourceFile } from '../src/server/types';
 import { Transform } from './types';
 
 const DIR_SECTIONS = ['Directory', 'DirectoryMatch', 'Location', 'LocationMatch', 'Files', 'FilesMatch', 'If', 'ElseIf', 'Else'];
@@ -36,6 +37,17 @@ function dirSectionOf(node: Node): Section | null {
   return ancestors(node).find((s) => s.is(...DIR_SECTIONS)) ?? null;
 }
 
+// module-level tests (not closures per call): V8 optimizes them once per run
+function liveAssignment(d: Directive): boolean {
+  return assignsSsi(d) && !isTwoTwoOnly(d);
+}
+
+/** Some line of the file routes responses through mod_include on 2.4. */
+function assignsSsiIn(file: SourceFile): boolean {
+  for (const name of ASSIGNS) if (directives(file.tree, name).some(liveAssignment)) return true;
+  return false;
+}
+
 export const ssiLegacyExprParser: Transform = {
   id: 'ssi-legacy-expr-parser',
   title: 'Keep 2.2 SSI expressions working (SSILegacyExprParser on where SSI is enabled)',
@@ -44,10 +56,10 @@ export const ssiLegacyExprParser: Transform = {
   restores22Meaning: true,
   triggers: { directives: ASSIGNS },
   applyServer(server, ctx) {
-    const live = (d: Directive) => !isTwoTwoOnly(d);
     // the common case first, name by name (no walk over every line of every file): nothing routes through mod_include
-    if (!server.files.some((file) => ASSIGNS.some((name) => directives(file.tree, name).some((d) => assignsSsi(d) && live(d))))) return;
-    const all = server.files.flatMap((file) => directives(file.tree, ...READS).filter(live).map((d) => ({ file, d })));
+    if (!server.files.some(assignsSsiIn)) return;
+    const all: { file: SourceFile; d: Directive }[] = [];
+    for (const file of server.files) for (const d of directives(file.tree, ...READS)) if (!isTwoTwoOnly(d)) all.push({ file, d });
     const assignments = all.filter(({ d }) => assignsSsi(d));
     if (assignments.length === 0) return; // nothing is parsed by mod_include
     const candidates = all.filter(({ d }) => assignsSsi(d) || enablesSsi(d));

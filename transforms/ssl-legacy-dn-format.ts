@@ -10,6 +10,7 @@
 // exports client DNs to applications.
 import { ConfigFile, Container, Directive, Section, directives, insertBefore, sections } from '../src/cst';
 import { isTwoTwoOnly } from '../src/semantics/version-guards';
+import { SourceFile } from '../src/server/types';
 import { Transform } from './types';
 
 const DN_VARIABLE = /\bSSL_(CLIENT|SERVER)_[SI]_DN\b/i;
@@ -36,6 +37,34 @@ function containerOf(node: Directive | Section): Container | null {
   return node.kind === 'section' ? node.parent : node.parent;
 }
 
+// module-level helpers (not closures per file): V8 optimizes them once per run
+function addUse(uses: Map<Container, (Directive | Section)[]>, c: Container | null, n: Directive | Section): void {
+  if (!c) return;
+  const list = uses.get(c);
+  if (list) list.push(n);
+  else uses.set(c, [n]);
+}
+
+function applies(d: Directive): boolean {
+  return !isTwoTwoOnly(d);
+}
+
+function verifiesClients(d: Directive): boolean {
+  return !isTwoTwoOnly(d) && (d.values[0] ?? '').toLowerCase() !== 'none';
+}
+
+function asksClientCerts(f: SourceFile): boolean {
+  return directives(f.tree, 'SSLVerifyClient').some(verifiesClients);
+}
+
+function isSslLine(d: Directive): boolean {
+  return (/^SSL/i.test(d.name) || (d.is('LoadModule') && d.values[0] === 'ssl_module')) && !isTwoTwoOnly(d);
+}
+
+function usesSsl(f: SourceFile): boolean {
+  return directives(f.tree).some(isSslLine);
+}
+
 export const sslLegacyDnFormat: Transform = {
   id: 'ssl-legacy-dn-format',
   title: 'Keep 2.2 DN strings where they are used (SSLOptions +LegacyDNStringFormat)',
@@ -45,33 +74,22 @@ export const sslLegacyDnFormat: Transform = {
     // read once, when first needed: this transform's own edits cannot change either answer (it writes SSLOptions
     // only where mod_ssl directives are already in use, and never touches SSLVerifyClient)
     let clientCertsRead: boolean | undefined;
-    const clientCerts = (): boolean =>
-      (clientCertsRead ??= server.files.some((f) =>
-        directives(f.tree, 'SSLVerifyClient').some((d) => !isTwoTwoOnly(d) && (d.values[0] ?? '').toLowerCase() !== 'none'),
-      ));
+    const clientCerts = (): boolean => (clientCertsRead ??= server.files.some(asksClientCerts));
     // SSLOptions needs mod_ssl: only added where the server already uses mod_ssl directives
     let sslInUseRead: boolean | undefined;
-    const sslInUse = (): boolean =>
-      (sslInUseRead ??= server.files.some((f) =>
-        directives(f.tree).some((d) => (/^SSL/i.test(d.name) || (d.is('LoadModule') && d.values[0] === 'ssl_module')) && !isTwoTwoOnly(d)),
-      ));
+    const sslInUse = (): boolean => (sslInUseRead ??= server.files.some(usesSsl));
     for (const file of server.files) {
       const tree: ConfigFile = file.tree;
       // uses of whole DN strings, by the container whose SSLOptions apply
       const uses = new Map<Container, (Directive | Section)[]>();
-      const add = (c: Container | null, n: Directive | Section) => {
-        if (!c) return;
-        if (!uses.has(c)) uses.set(c, []);
-        uses.get(c)!.push(n);
-      };
       for (const d of directives(tree)) {
         if (!mayNameDn(d.raw) || !DN_VARIABLE.test(d.raw) || d.is('SSLOptions') || isTwoTwoOnly(d)) continue;
-        add(containerOf(d), d);
+        addUse(uses, containerOf(d), d);
       }
       for (const s of sections(tree, 'If', 'ElseIf')) {
-        if (!isTwoTwoOnly(s) && DN_VARIABLE.test(s.open.raw)) add(containerOf(s), s);
+        if (!isTwoTwoOnly(s) && DN_VARIABLE.test(s.open.raw)) addUse(uses, containerOf(s), s);
       }
-      const options = [...directives(tree, 'SSLOptions')].filter((d) => !isTwoTwoOnly(d));
+      const options = directives(tree, 'SSLOptions').filter(applies);
       const exported = options.filter((d) => d.values.some((v) => /^\+?StdEnvVars$/i.test(v)));
       const handled = new Set<Container>();
       const append = (d: Directive, why: string) => {

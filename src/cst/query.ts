@@ -13,14 +13,16 @@ import { ConfigFile, Container, Directive, Node, Section } from './nodes';
 export function walk(root: Container): Node[] {
   if (root.kind === 'file') return nameIndex(root).nodes.slice();
   const out: Node[] = [];
-  const visit = (container: Container): void => {
-    for (const node of container.body) {
-      out.push(node);
-      if (node.kind === 'section') visit(node);
-    }
-  };
-  visit(root);
+  walkInto(root, out);
   return out;
+}
+
+/** Module-level recursive walks (not closures per call): V8 keeps one optimized copy of each. */
+function walkInto(container: Container, out: Node[]): void {
+  for (const node of container.body) {
+    out.push(node);
+    if (node.kind === 'section') walkInto(node, out);
+  }
 }
 
 /** The nodes of `all` whose lower-case name is in `wanted`, or a copy of the one list that can match. */
@@ -45,14 +47,15 @@ function named<T extends Directive | Section>(all: readonly T[], byName: Readonl
 function below<T extends Directive | Section>(root: Section, kind: T['kind'], names: readonly string[]): T[] {
   const wanted = names.length === 0 ? null : new Set(names.map((n) => n.toLowerCase()));
   const out: T[] = [];
-  const visit = (container: Container): void => {
-    for (const node of container.body) {
-      if (node.kind === kind && (wanted === null || wanted.has((node as T).lowerName))) out.push(node as T);
-      if (node.kind === 'section') visit(node);
-    }
-  };
-  visit(root);
+  belowInto(root, kind, wanted, out);
   return out;
+}
+
+function belowInto<T extends Directive | Section>(container: Container, kind: T['kind'], wanted: ReadonlySet<string> | null, out: T[]): void {
+  for (const node of container.body) {
+    if (node.kind === kind && (wanted === null || wanted.has((node as T).lowerName))) out.push(node as T);
+    if (node.kind === 'section') belowInto(node, kind, wanted, out);
+  }
 }
 
 /** Directives below `root` (any depth) whose name is one of `names` (case-insensitive); all when none given. */

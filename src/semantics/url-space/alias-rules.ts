@@ -8,7 +8,7 @@
 import { Version } from './conditions';
 import { Entry, LocationEntry } from './read-config';
 import { capturingGroups, groupStartsWithSlash, regexShape, substitutionHead } from './regex-shape';
-import { cause, NOTHING, Outcome, prefixOutcome, Rule, rulesOf, serverRootRelative, single, Single, unknownOutcome } from './rule';
+import { addRule, cause, NOTHING, Outcome, prefixOutcome, Rule, serverRootRelative, single, Single, unknownOutcome } from './rule';
 import { depthOf, fsSetOf } from './fs-sets';
 import { collapseSlashes, prefixSet, regexUrlSet, UrlSet } from './url-sets';
 
@@ -57,16 +57,23 @@ export function locationCapture(e: LocationEntry): Pick<Rule, 'capture' | 'captu
   return { capture: 'maybe', captureWhy: [cause(e.file, e.d, 'its <Location> pattern is read as its literal prefix')] };
 }
 
+/** A redirect meets no directory. */
+const redirected = (): Outcome => NOTHING;
+
+function serverRedirect(e: Entry, version: Version): Rule | null {
+  const name = e.d.lowerName;
+  const pattern = REDIRECTS.has(name) ? redirectPattern(e) : null;
+  if (pattern === null) return null;
+  if (name !== 'redirectmatch') return { match: prefixSet(pattern), matchExact: true, takes: [], capture: 'all', outcome: redirected };
+  const read = regexUrlSet(pattern);
+  const takes = read.exact ? [] : [cause(e.file, e.d, 'its pattern is read as its literal prefix')];
+  return { match: read.set, matchExact: read.exact, takes, capture: regexCapture(pattern, version), outcome: redirected };
+}
+
 export function serverRedirects(entries: readonly Entry[], version: Version): Rule[] {
-  return rulesOf(entries, (e) => {
-    const name = e.d.lowerName;
-    const pattern = REDIRECTS.has(name) ? redirectPattern(e) : null;
-    if (pattern === null) return null;
-    if (name !== 'redirectmatch') return { match: prefixSet(pattern), matchExact: true, takes: [], capture: 'all', outcome: () => NOTHING };
-    const read = regexUrlSet(pattern);
-    const takes = read.exact ? [] : [cause(e.file, e.d, 'its pattern is read as its literal prefix')];
-    return { match: read.set, matchExact: read.exact, takes, capture: regexCapture(pattern, version), outcome: () => NOTHING };
-  });
+  const out: Rule[] = [];
+  for (const e of entries) addRule(out, serverRedirect(e, version), e);
+  return out;
 }
 
 /** AliasMatch's destination for URLs x: exact for `^/lit(.*)` + `/target$1` (a prefix mapping), widened otherwise. */
@@ -97,44 +104,56 @@ function aliasMatchOutcome(e: Entry, pattern: string, target: string, serverRoot
   };
 }
 
+function serverAlias(e: Entry, serverRoot: string | null, version: Version): Rule | null {
+  const name = e.d.lowerName;
+  if (!ALIASES.has(name) || e.d.values.length < 2) return null;
+  const [fake, real] = e.d.values;
+  if (name.endsWith('match')) {
+    const read = regexUrlSet(fake);
+    const takes = read.exact ? [] : [cause(e.file, e.d, 'its pattern is read as its literal prefix')];
+    return { match: read.set, matchExact: read.exact, takes, capture: regexCapture(fake, version), outcome: aliasMatchOutcome(e, fake, real, serverRoot) };
+  }
+  const match = prefixSet(fake);
+  const target = serverRootRelative(real, serverRoot);
+  const outcome = (x: UrlSet, excl: readonly UrlSet[]): Outcome => {
+    const out: Single | null = target === null ? null : prefixOutcome(x, excl, match, target);
+    return out ? single(out) : unknownOutcome([cause(e.file, e.d, 'relative target and no ServerRoot')]);
+  };
+  return { match, matchExact: true, takes: [], capture: 'all', outcome };
+}
+
 export function serverAliases(entries: readonly Entry[], serverRoot: string | null, version: Version): Rule[] {
-  return rulesOf(entries, (e) => {
-    const name = e.d.lowerName;
-    if (!ALIASES.has(name) || e.d.values.length < 2) return null;
-    const [fake, real] = e.d.values;
-    if (name.endsWith('match')) {
-      const read = regexUrlSet(fake);
-      const takes = read.exact ? [] : [cause(e.file, e.d, 'its pattern is read as its literal prefix')];
-      return { match: read.set, matchExact: read.exact, takes, capture: regexCapture(fake, version), outcome: aliasMatchOutcome(e, fake, real, serverRoot) };
-    }
-    const match = prefixSet(fake);
-    const target = serverRootRelative(real, serverRoot);
-    const outcome = (x: UrlSet, excl: readonly UrlSet[]): Outcome => {
-      const out: Single | null = target === null ? null : prefixOutcome(x, excl, match, target);
-      return out ? single(out) : unknownOutcome([cause(e.file, e.d, 'relative target and no ServerRoot')]);
-    };
-    return { match, matchExact: true, takes: [], capture: 'all', outcome };
-  });
+  const out: Rule[] = [];
+  for (const e of entries) addRule(out, serverAlias(e, serverRoot, version), e);
+  return out;
 }
 
 /**
  * One-argument Redirect / Alias inside a `<Location>` (2.4.13+: an expression, evaluated at translate time
  * with the Location's configuration). Two-argument Redirect there runs in fixups and is ignored.
  */
+function locationRedirect(e: LocationEntry): Rule | null {
+  const v = e.d.values;
+  const grok = statusWord(v[0] ?? '');
+  const oneArg = (grok > 0 && v.length === 2) || (grok <= 0 && v.length === 1);
+  if (!e.d.is('Redirect') || !oneArg) return null;
+  return { match: e.loc.set, matchExact: e.loc.exact, takes: [], ...locationCapture(e), outcome: redirected };
+}
+
 export function locationRedirects(entries: readonly LocationEntry[]): Rule[] {
-  return rulesOf(entries, (e) => {
-    const v = e.d.values;
-    const grok = statusWord(v[0] ?? '');
-    const oneArg = (grok > 0 && v.length === 2) || (grok <= 0 && v.length === 1);
-    if (!e.d.is('Redirect') || !oneArg) return null;
-    return { match: e.loc.set, matchExact: e.loc.exact, takes: [], ...locationCapture(e), outcome: () => NOTHING };
-  });
+  const out: Rule[] = [];
+  for (const e of entries) addRule(out, locationRedirect(e), e);
+  return out;
+}
+
+function locationAlias(e: LocationEntry): Rule | null {
+  if (!e.d.is('Alias', 'ScriptAlias') || e.d.values.length !== 1) return null;
+  const c = cause(e.file, e.d, 'an Alias expression inside <Location> decides the file name');
+  return { match: e.loc.set, matchExact: e.loc.exact, takes: [c], capture: 'maybe', outcome: () => unknownOutcome([c]) };
 }
 
 export function locationAliases(entries: readonly LocationEntry[]): Rule[] {
-  return rulesOf(entries, (e) => {
-    if (!e.d.is('Alias', 'ScriptAlias') || e.d.values.length !== 1) return null;
-    const c = cause(e.file, e.d, 'an Alias expression inside <Location> decides the file name');
-    return { match: e.loc.set, matchExact: e.loc.exact, takes: [c], capture: 'maybe', outcome: () => unknownOutcome([c]) };
-  });
+  const out: Rule[] = [];
+  for (const e of entries) addRule(out, locationAlias(e), e);
+  return out;
 }

@@ -8,7 +8,7 @@
 import { candidates, Candidates } from './candidates';
 import { depthOf, fsSetOf } from './fs-sets';
 import { ContextFacts, Entry } from './read-config';
-import { cause, Outcome, prefixOutcome, Rule, rulesOf, serverRootRelative, Single, single, unknownOutcome } from './rule';
+import { addRule, cause, Outcome, prefixOutcome, Rule, serverRootRelative, Single, single, unknownOutcome } from './rule';
 import { Cause } from './types';
 import { EVERY_URL, prefixSet, UrlSet } from './url-sets';
 
@@ -35,13 +35,15 @@ const isVirtualDocumentRoot = (e: Entry): boolean => e.d.is('VirtualDocumentRoot
 const isDocumentRoot = (e: Entry): boolean => e.d.is('DocumentRoot') && e.d.values.length > 0;
 const isServerPath = (e: Entry): boolean => e.d.is('ServerPath') && e.d.values.length > 0;
 
+const CGI_BIN: UrlSet = { kind: 'str', p: '/cgi-bin/' };
+
 export function vhostAliasRules(main: ContextFacts, vhost: ContextFacts | null, serverRoot: string | null): Rule[] {
   const script = candidates(main, vhost, isVirtualScriptAlias);
   const doc = candidates(main, vhost, isVirtualDocumentRoot);
-  return [
-    ...rulesOf(latestFirst(script), (e) => vhostAliasRule(e, { kind: 'str', p: '/cgi-bin/' }, serverRoot)),
-    ...rulesOf(latestFirst(doc), (e) => vhostAliasRule(e, EVERY_URL, serverRoot)),
-  ];
+  const out: Rule[] = [];
+  for (const e of latestFirst(script)) addRule(out, vhostAliasRule(e, CGI_BIN, serverRoot), e);
+  for (const e of latestFirst(doc)) addRule(out, vhostAliasRule(e, EVERY_URL, serverRoot), e);
+  return out;
 }
 
 /** Where the DocumentRoot sends URLs matching `match` (everything, or ServerPath's prefix), minus the URLs already taken. */
@@ -64,11 +66,10 @@ export function docrootRules(main: ContextFacts, vhost: ContextFacts | null, ser
     : null;
   // ServerPath is a virtual host's own (not inherited)
   const serverPath = vhost ? candidates({ ...vhost, directives: [] }, vhost, isServerPath) : null;
-  const stripped = serverPath
-    ? rulesOf(latestFirst(serverPath), (e) => {
-        const match = prefixSet(e.d.values[0]);
-        return { match, matchExact: true, takes: [], capture: 'all', outcome: docrootOutcome(c.entries, unset, c.choice, match, serverRoot) };
-      })
-    : [];
+  const stripped: Rule[] = [];
+  for (const e of serverPath ? latestFirst(serverPath) : []) {
+    const match = prefixSet(e.d.values[0]);
+    addRule(stripped, { match, matchExact: true, takes: [], capture: 'all', outcome: docrootOutcome(c.entries, unset, c.choice, match, serverRoot) }, e);
+  }
   return [...stripped, { match: EVERY_URL, matchExact: true, takes: [], capture: 'all', outcome: docrootOutcome(c.entries, unset, c.choice, EVERY_URL, serverRoot) }];
 }

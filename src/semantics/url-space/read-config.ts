@@ -139,22 +139,24 @@ const LOAD_MODULE = ['loadmodule'];
 
 function loadedModules(files: readonly SourceFile[], ctx: ConditionContext): Set<string> {
   const ids = new Set<string>();
-  const visit = (container: Section | ConfigFile, file: SourceFile, certain: boolean, inVhost: boolean): void => {
-    for (const node of container.body) {
-      if (node.kind === 'directive') {
-        if (certain && node.lowerName === 'loadmodule' && node.values[0]) ids.add(node.values[0].replace(/_module$/, ''));
-        continue;
-      }
-      if (node.kind !== 'section') continue;
-      const c = conditionOf(node, file, ctx);
-      if (c) {
-        if (c.kind !== 'no') visit(node, file, certain && c.kind === 'yes', inVhost);
-      } else if (node.lowerName === 'virtualhost' && !inVhost) visit(node, file, certain, true);
-    }
-  };
   // only LoadModule lines add to the set: a file without one is not walked
-  for (const file of files) if (file.role !== 'htaccess' && holdsAny(file.tree, LOAD_MODULE, [])) visit(file.tree, file, true, false);
+  for (const file of files) if (file.role !== 'htaccess' && holdsAny(file.tree, LOAD_MODULE, [])) collectLoaded(file.tree, file, true, false, ctx, ids);
   return ids;
+}
+
+/** loadedModules' descent (module-level, not a closure per call: V8 optimizes it once per run). */
+function collectLoaded(container: Section | ConfigFile, file: SourceFile, certain: boolean, inVhost: boolean, ctx: ConditionContext, ids: Set<string>): void {
+  for (const node of container.body) {
+    if (node.kind === 'directive') {
+      if (certain && node.lowerName === 'loadmodule' && node.values[0]) ids.add(node.values[0].replace(/_module$/, ''));
+      continue;
+    }
+    if (node.kind !== 'section') continue;
+    const c = conditionOf(node, file, ctx);
+    if (c) {
+      if (c.kind !== 'no') collectLoaded(node, file, certain && c.kind === 'yes', inVhost, ctx, ids);
+    } else if (node.lowerName === 'virtualhost' && !inVhost) collectLoaded(node, file, certain, true, ctx, ids);
+  }
 }
 
 function walkFiles(files: readonly SourceFile[], ctx: ConditionContext): Walk {
@@ -168,22 +170,25 @@ function walkFiles(files: readonly SourceFile[], ctx: ConditionContext): Walk {
 
 /** Every `<Macro>` in the files, and whether its body (outside nested virtual hosts) maps URLs. */
 function readMacros(files: readonly SourceFile[]): { all: Set<string>; mapping: Set<string> } {
-  const all = new Set<string>();
-  const mapping = new Set<string>();
-  const holdsMapping = (s: Section): boolean =>
-    s.body.some((n) => (n.kind === 'directive' ? isMappingDirective(n) : n.kind === 'section' && !n.is('VirtualHost') && holdsMapping(n)));
-  const visit = (container: Section | ConfigFile) => {
-    for (const node of container.body) {
-      if (node.kind !== 'section') continue;
-      if (node.is('Macro')) {
-        const name = (node.values[0] ?? '').toLowerCase();
-        all.add(name);
-        if (holdsMapping(node)) mapping.add(name);
-      } else visit(node);
-    }
-  };
-  for (const f of files) if (f.role !== 'htaccess') visit(f.tree);
-  return { all, mapping };
+  const macros = { all: new Set<string>(), mapping: new Set<string>() };
+  for (const f of files) if (f.role !== 'htaccess') collectMacros(f.tree, macros);
+  return macros;
+}
+
+function holdsMapping(s: Section): boolean {
+  return s.body.some((n) => (n.kind === 'directive' ? isMappingDirective(n) : n.kind === 'section' && !n.is('VirtualHost') && holdsMapping(n)));
+}
+
+/** readMacros' walk (module-level: V8 optimizes it once per run). */
+function collectMacros(container: Section | ConfigFile, into: { all: Set<string>; mapping: Set<string> }): void {
+  for (const node of container.body) {
+    if (node.kind !== 'section') continue;
+    if (node.is('Macro')) {
+      const name = (node.values[0] ?? '').toLowerCase();
+      into.all.add(name);
+      if (holdsMapping(node)) into.mapping.add(name);
+    } else collectMacros(node, into);
+  }
 }
 
 export interface ReadOptions {
