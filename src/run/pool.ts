@@ -11,6 +11,7 @@ import { ServerOutcome } from '../model/server-outcome';
 import { PreparedFiles } from '../server/prepared-files';
 import { ServerPlan } from '../server/types';
 import { failedOutcome } from './failed-outcome';
+import { SharedStrings } from './shared-strings';
 import { JobSettings, processServer } from './server-job';
 
 export type OnOutcome = (outcome: ServerOutcome, index: number) => void;
@@ -90,6 +91,7 @@ export async function runServers(
   if (!script) return inProcess(plans, settings, onOutcome, prepared);
 
   const waiting = new Map<number, ServerOutcome>();
+  const shared = new SharedStrings();
   let nextToEmit = 0;
   let nextToSend = 0;
   const deliver = (index: number, outcome: ServerOutcome) => {
@@ -122,7 +124,7 @@ export async function runServers(
         nextToSend = end;
       };
       worker.on('message', (message: { first: number; outcomes: ServerOutcome[] }) => {
-        message.outcomes.forEach((outcome, i) => deliver(message.first + i, outcome));
+        message.outcomes.forEach((outcome, i) => deliver(message.first + i, shared.own(outcome)));
         feed();
       });
       worker.on('error', (error) => {
