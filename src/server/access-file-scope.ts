@@ -157,19 +157,35 @@ export function accessFileScope(
 
 /**
  * Which server reads a per-directory file, over many servers' scopes at once, for every file of a
- * scan: a path is looked up by its last component among the names the scopes give (httpd opens `<dir>/<name>` literally),
- * so a fleet's thousands of files are not each checked against every server.
+ * scan: a path is looked up by its last component among the names the scopes give (httpd opens
+ * `<dir>/<name>` literally), and its directory by each of its ancestors among the scopes'
+ * directories, so a fleet's per-directory files are not each checked against every server's
+ * directories (that was quadratic in the fleet's size).
  */
 export class AccessFileIndex {
-  private readonly byLastComponent = new Map<string, { name: string; scope: AccessFileScope }[]>();
+  /** Per last component: the names that end with it (each name once). */
+  private readonly byLastComponent = new Map<string, string[]>();
+  /** Per name, the scopes that read it, in the order given. */
+  private readonly scopesByName = new Map<string, AccessFileScope[]>();
+  /** Per name, built on first use: each scope directory (named and real) with the first scope that serves it. */
+  private readonly directoriesByName = new Map<string, Map<string, { readonly rank: number; readonly scope: AccessFileScope }>>();
+  private readonly rank = new Map<AccessFileScope, number>();
+
   constructor(order: readonly AccessFileScope[]) {
+    order.forEach((scope, i) => this.rank.set(scope, i));
     for (const scope of order) {
       for (const name of scope.names) {
         const last = name.split('/').filter((c) => c !== '').pop();
         if (last === undefined) continue;
-        const list = this.byLastComponent.get(last) ?? [];
-        list.push({ name, scope });
-        this.byLastComponent.set(last, list);
+        const scopes = this.scopesByName.get(name);
+        if (scopes) {
+          if (!scopes.includes(scope)) scopes.push(scope);
+          continue;
+        }
+        this.scopesByName.set(name, [scope]);
+        const names = this.byLastComponent.get(last);
+        if (names) names.push(name);
+        else this.byLastComponent.set(last, [name]);
       }
     }
   }
@@ -180,16 +196,44 @@ export class AccessFileIndex {
 
   /** The first scope (in the order given) that reads `absPath` as a per-directory file, and the directory it is read for (on disk). */
   owner(absPath: string): { readonly scope: AccessFileScope; readonly dir: string } | null {
-    const candidates = this.byLastComponent.get(path.basename(absPath));
-    if (!candidates) return null;
-    // candidates are in scope order: the first that reads the file is its owner
-    for (const { name, scope } of candidates) {
+    const names = this.byLastComponent.get(path.basename(absPath));
+    if (!names) return null;
+    let best: { rank: number; nameAt: number; scope: AccessFileScope; dir: string } | null = null;
+    for (const name of names) {
       const dir = accessFileDirectory(absPath, name);
       if (dir === null) continue;
-      const real = scope.realPath(dir);
-      if (scope.resolved.directories.some((d) => isWithin(d, dir) || isWithin(d, real))) return { scope, dir };
+      const directories = this.directoriesOf(name);
+      const scopes = this.scopesByName.get(name) as AccessFileScope[];
+      // a scope reads it when one of its directories is the file's directory (as scanned, or its real path) or above it
+      for (const start of new Set([dir, scopes[0].realPath(dir)])) {
+        for (let d = start; ; d = path.dirname(d)) {
+          const hit = directories.get(d);
+          if (hit) {
+            // the first scope in order; within one scope, the first of its names that reads the file
+            const nameAt = hit.scope.names.indexOf(name);
+            if (!best || hit.rank < best.rank || (hit.rank === best.rank && nameAt < best.nameAt)) best = { rank: hit.rank, nameAt, scope: hit.scope, dir };
+          }
+          if (path.dirname(d) === d) break;
+        }
+      }
     }
-    return null;
+    return best ? { scope: best.scope, dir: best.dir } : null;
+  }
+
+  private directoriesOf(name: string): Map<string, { readonly rank: number; readonly scope: AccessFileScope }> {
+    let directories = this.directoriesByName.get(name);
+    if (directories) return directories;
+    directories = new Map();
+    for (const scope of this.scopesByName.get(name) ?? []) {
+      const rank = this.rank.get(scope) as number;
+      for (const d of scope.resolved.directories) {
+        // a directory as isWithin compares it: without a trailing separator (the root keeps its own)
+        const key = d.length > 1 && d.endsWith(path.sep) ? d.slice(0, -1) : d;
+        if (!directories.has(key)) directories.set(key, { rank, scope });
+      }
+    }
+    this.directoriesByName.set(name, directories);
+    return directories;
   }
 }
 
