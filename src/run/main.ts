@@ -8,18 +8,16 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { selectTransforms } from '../../transforms';
-import { Finding } from '../model/finding';
 import { Mode, RunReport, Summary } from '../model/run-report';
 import { RunOptions } from '../model/run-options';
 import { InputError, ServerOutcome, serverStatus } from '../model/server-outcome';
-import { errorLine, findingLines } from '../report/findings';
 import { githubAnnotations } from '../report/github';
 import { jsonReport } from '../report/json';
 import { sarifReport } from '../report/sarif';
+import { textReport } from '../report/text-report';
 import { ReportSite } from '../report/site/report-site';
 import { summaryLine } from '../report/summary';
 import { utf8Bytes } from '../report/utf8-bytes';
-import { verificationLines } from '../report/verification';
 import { VerifyMode } from '../verify/verify-server';
 import { PlanStart, planOnWorker } from './plan-on-worker';
 import { EXIT_ERROR, EXIT_OK, EXIT_PENDING } from './exit-codes';
@@ -160,7 +158,7 @@ export async function main(options: MainOptions, out: Output): Promise<number> {
     if (patchFd !== null) fs.closeSync(patchFd);
   }
 
-  if (site) globalErrors.push(...site.finish({ mode, errors: globalErrors, skipped: plan.skipped, summary: summarize(servers, globalErrors, plan.skipped.length) }));
+  if (site) for (const e of site.finish({ mode, errors: globalErrors, skipped: plan.skipped, summary: summarize(servers, globalErrors, plan.skipped.length) })) globalErrors.push(e);
   const summary = summarize(servers, globalErrors, plan.skipped.length);
   const report: RunReport = { mode, servers, errors: globalErrors, skipped: plan.skipped, summary };
   const errors = [...globalErrors, ...servers.flatMap((s) => s.errors)];
@@ -175,17 +173,7 @@ export async function main(options: MainOptions, out: Output): Promise<number> {
     out.stdout(utf8Bytes(githubAnnotations(report, { quiet: options.quiet })));
     out.stderr(summaryLine(summary, mode === 'write' ? 'changed' : 'would change') + '\n');
   } else {
-    const lines: string[] = [];
-    if (mode === 'check') {
-      for (const f of changed) lines.push(`would change: ${f.path}`);
-    } else {
-      const findings: Finding[] = servers.flatMap((s) => s.findings);
-      lines.push(...findingLines(findings, { quiet: options.quiet }));
-    }
-    lines.push(...verificationLines(servers, mode, { quiet: options.quiet }));
-    lines.push(...errors.map(errorLine));
-    lines.push(summaryLine(summary, mode === 'write' ? 'changed' : 'would change'));
-    out.stderr(lines.map((l) => l + '\n').join(''));
+    out.stderr(textReport(servers, errors, summary, mode, { quiet: options.quiet }));
   }
 
   if (errors.length > 0) return EXIT_ERROR;

@@ -135,7 +135,9 @@ function releaseContext(run: ServerRun): void {
   const contextPaths = new Set(run.server.files.filter((f) => f.role === 'context').map((f) => f.displayPath));
   if (contextPaths.size === 0) return;
   const kept = run.findings.filter((f) => !contextPaths.has(f.file) || CONTEXT_FINDINGS.has(f.code));
-  run.findings.splice(0, run.findings.length, ...kept);
+  // a loop, not splice(…, ...kept): a large server's findings outnumber the arguments one call can take
+  run.findings.length = 0;
+  for (const f of kept) run.findings.push(f);
 }
 
 /** Checks what must hold before any transform touches a file. */
@@ -275,7 +277,7 @@ export function run(discovery: Discovery, transforms: readonly Transform[], opti
       }
       files.push(fileResult(file, failed));
     }
-    findings.push(...result.findings.filter((f) => !failedPaths.has(f.file)));
+    for (const f of result.findings) if (!failedPaths.has(f.file)) findings.push(f);
   }
   return { files, findings, errors, skipped: discovery.skipped };
 }

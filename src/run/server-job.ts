@@ -177,7 +177,7 @@ export async function processServer(plan: ServerPlan, settings: JobSettings, pre
   }
   if (settings.mode === 'write' && writes.length > 0) {
     const result = writeServerFiles(writes, plan.main?.realPath ?? null);
-    errors.push(...result.errors);
+    for (const e of result.errors) errors.push(e);
     // a file that was not written is no longer 'changed'
     const written = new Set(result.written);
     for (const w of writes) {

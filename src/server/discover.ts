@@ -16,7 +16,7 @@ export function discover(paths: readonly string[], options: DiscoverOptions = {}
   const servers = [];
   for (const p of plan.servers) {
     const loaded = loadServer(p);
-    errors.push(...loaded.failed.map((f) => f.error));
+    for (const f of loaded.failed) errors.push(f.error);
     if (loaded.server.files.length > 0) servers.push(loaded.server);
   }
   return { servers, errors, skipped: plan.skipped };

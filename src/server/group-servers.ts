@@ -135,8 +135,8 @@ export function groupServers(input: GroupInput): Grouping {
       assembly.files.push({ file: f, role, ...(asIf ? { asIf } : {}) });
       assembly.includes.set(f, closure.edges.get(f) ?? []);
     }
-    errors.push(...closure.errors);
-    skipped.push(...closure.skipped);
+    for (const e of closure.errors) errors.push(e);
+    for (const s of closure.skipped) skipped.push(s);
     assemblies.push(assembly);
   }
 

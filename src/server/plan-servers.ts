@@ -51,7 +51,8 @@ export function planServers(paths: readonly string[], options: DiscoverOptions =
     if (stat.isDirectory()) {
       const scan = scanDirectory(abs, registry.realPaths);
       scan.skipped.forEach((s) => skip(s.path, s.reason));
-      notConfig.push(...scan.otherFiles);
+      // a loop: a tree may hold more other files (web content) than one call takes arguments
+      for (const other of scan.otherFiles) notConfig.push(other);
       for (const file of scan.configFiles) {
         const loaded = registry.load(file);
         if (loaded.kind === 'file') addFound(loaded.file);
