@@ -5,9 +5,11 @@
  *    a fresh process: discovery, every transform, the diff on stdout, the report on stderr)
  *    against `apache2 -t` reading the same tree. Ratio pipeline / httpd; goal ≤ 1.0.
  * 2. A fleet of BENCH_SERVERS (200) whole 2.2 servers (Debian 7 and Apache's own layout in turn,
- *    BENCH_SITES (25) sites each): the CLI with `--jobs 1` and `--jobs 2`, wall time and peak
- *    RSS of the process (main thread and workers: threads share it; see max-rss.ts). Goals:
- *    jobs 2 ≤ 0.75 × jobs 1 on 2 cores; peak RSS < 250 MB.
+ *    BENCH_SITES (25) sites each): the CLI with `--jobs 1` and `--jobs 2`, wall time, peak RSS and
+ *    CPU time of the process (main thread, workers and V8's compiler and collector threads share
+ *    it; see process-usage.ts). Goals: jobs 2 ≤ 0.75 × jobs 1 on 2 cores; peak RSS < 250 MB. Both
+ *    again with NODE_OPTIONS=--v8-pool-size=0 (V8's thread pool sized to the machine), to compare.
+ *    The CPU time of the one-server run is printed too.
  * 3. Secondary: parse + print throughput of the tree (in process).
  *
  * Each figure is the best of BENCH_ROUNDS (3) rounds, the contenders taking turns within a
@@ -28,13 +30,15 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ROUND_LIMIT = Number(process.env.BENCH_ROUND_LIMIT ?? 30);
 
 const CLI = path.join(REPO, 'dist', 'src', 'cli.js');
-const MAX_RSS = path.join(REPO, 'dist', 'bench', 'max-rss.js');
+const USAGE = path.join(REPO, 'dist', 'bench', 'process-usage.js');
 const HTTPD = ['/usr/sbin/apache2', '/usr/sbin/httpd'].find((p) => fs.existsSync(p)) ?? null;
 
 interface Run {
   readonly seconds: number;
   /** Peak RSS of the process in MB (CLI runs only). */
   readonly rssMb: number | null;
+  /** CPU time of the process in seconds, every thread (CLI runs only). */
+  readonly cpuSeconds: number | null;
 }
 
 /** A contender: runs once, returns its figures, throws when the run went wrong. */
@@ -44,16 +48,16 @@ function seconds(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
 
-/** The built CLI in a fresh process, stdout to a file (as `codemod tree > migration.diff`). */
-function cli(args: readonly string[], scratch: string): Contender {
+/** The built CLI in a fresh process, stdout to a file (as `codemod tree > migration.diff`); `env` is added to the environment. */
+function cli(args: readonly string[], scratch: string, env: Record<string, string> = {}): Contender {
   return () => {
-    const rssFile = path.join(scratch, 'max-rss');
+    const usageFile = path.join(scratch, 'usage.json');
     const diffFile = path.join(scratch, 'out.diff');
     const out = fs.openSync(diffFile, 'w');
     const start = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, ['-r', MAX_RSS, CLI, ...args], {
+    const r = spawnSync(process.execPath, ['-r', USAGE, CLI, ...args], {
       stdio: ['ignore', out, 'pipe'],
-      env: { ...process.env, BENCH_MAX_RSS_FILE: rssFile },
+      env: { ...process.env, ...env, BENCH_USAGE_FILE: usageFile },
       maxBuffer: 1 << 30,
     });
     const took = seconds(start);
@@ -63,8 +67,8 @@ function cli(args: readonly string[], scratch: string): Contender {
     if (r.status !== 1 || !/ 0 errors$/.test(summary)) {
       throw new Error(`codemod ${args.join(' ')} exited ${r.status}${r.signal ? ` (${r.signal})` : ''}: ${summary}`);
     }
-    const rssMb = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
-    return { seconds: took, rssMb };
+    const usage = JSON.parse(fs.readFileSync(usageFile, 'utf8')) as { maxRssKb: number; cpuMs: number };
+    return { seconds: took, rssMb: usage.maxRssKb / 1024, cpuSeconds: usage.cpuMs / 1000 };
   };
 }
 
@@ -74,7 +78,7 @@ function httpd(main: string): Contender {
     const r = spawnSync(HTTPD as string, ['-t', '-f', main], { encoding: 'latin1', maxBuffer: 1 << 30 });
     const took = seconds(start);
     if (r.status !== 0) throw new Error(`apache2 -t rejected the bench tree: ${r.stderr.split('\n')[0]}`);
-    return { seconds: took, rssMb: null };
+    return { seconds: took, rssMb: null, cpuSeconds: null };
   };
 }
 
@@ -90,6 +94,7 @@ function rounds(contenders: readonly Contender[]): Run[] {
       best[i] = {
         seconds: Math.min(prev?.seconds ?? Infinity, got.seconds),
         rssMb: got.rssMb === null ? null : Math.max(prev?.rssMb ?? 0, got.rssMb),
+        cpuSeconds: got.cpuSeconds === null ? null : Math.min(prev?.cpuSeconds ?? Infinity, got.cpuSeconds),
       };
       if (got.seconds > ROUND_LIMIT) done[i] = true;
     });
@@ -103,7 +108,9 @@ function mb(bytes: number): string {
 
 function line(label: string, run: Run, extra = ''): void {
   const rss = run.rssMb === null ? '' : `   peak RSS ${run.rssMb.toFixed(0).padStart(4)} MB`;
-  console.log(`  ${label.padEnd(34)} ${run.seconds.toFixed(2).padStart(7)} s${rss}${extra}`);
+  // CPU time over wall time: how many cores the process kept busy (its threads and V8's)
+  const cpu = run.cpuSeconds === null ? '' : `   CPU ${run.cpuSeconds.toFixed(2).padStart(6)} s (${(run.cpuSeconds / run.seconds).toFixed(1)} cores)`;
+  console.log(`  ${label.padEnd(34)} ${run.seconds.toFixed(2).padStart(7)} s${rss}${cpu}${extra}`);
 }
 
 function verdict(ok: boolean): string {
@@ -149,12 +156,21 @@ function benchFleet(scratch: string): void {
   console.log(
     `fleet: ${made.servers} whole 2.2 servers (Debian 7 and Apache's layouts, ${SITES} sites each), ${made.files} files, ${mb(made.bytes)} MB`,
   );
-  const [one, two] = rounds([cli(['--jobs', '1', dir], scratch), cli(['--jobs', '2', dir], scratch)]);
+  // the last contender: V8 sizes its pool of compiler and collector threads to the machine (Node's default is 4)
+  const poolSized = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --v8-pool-size=0`.trim() };
+  const [one, two, oneSized, twoSized] = rounds([
+    cli(['--jobs', '1', dir], scratch),
+    cli(['--jobs', '2', dir], scratch),
+    cli(['--jobs', '1', dir], scratch, poolSized),
+    cli(['--jobs', '2', dir], scratch, poolSized),
+  ]);
   line('codemod --jobs 1', one);
   line('codemod --jobs 2', two);
+  line('--jobs 1, NODE_OPTIONS=--v8-pool-size=0', oneSized);
+  line('--jobs 2, NODE_OPTIONS=--v8-pool-size=0', twoSized);
   const ratio = two.seconds / one.seconds;
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-  console.log(`  ratio jobs 2 / jobs 1: ${ratio.toFixed(2)} (goal <= 0.75 on 2 cores, ${cores} here: ${verdict(ratio <= 0.75)})`);
+  console.log(`  ratio jobs 2 / jobs 1: ${ratio.toFixed(2)} (goal <= 0.75 on 2 cores, ${cores} here: ${verdict(ratio <= 0.75)}); ` + `with --v8-pool-size=0: ${(twoSized.seconds / oneSized.seconds).toFixed(2)}`);
   const rss = (run: Run) => run.rssMb ?? 0;
   console.log(
     `  peak RSS (goal < 250 MB): --jobs 1 ${rss(one).toFixed(0)} MB, ${verdict(rss(one) < 250)}; ` +
