@@ -7,7 +7,7 @@
  * the bytes it was parsed from. Edits rewrite `raw` of the lines they touch.
  */
 import type { NameIndex } from './name-index';
-import { Word, quoteArg, scanWord, scanWords, skipSpace, stripContinuations, wordEnd } from './tokens';
+import { Word, quoteArg, scanValues, scanWord, scanWords, skipSpace, stripContinuations, wordEnd } from './tokens';
 
 export type Node = Blank | Comment | Directive | Section | Opaque;
 export type Container = ConfigFile | Section;
@@ -276,7 +276,15 @@ abstract class NamedLine extends LineBase {
 
   /** Argument values as httpd sees them (one array per version of the line: do not change it). */
   get values(): readonly string[] {
-    return (this.valueList ??= Object.freeze(this.args.map((w) => w.value)));
+    if (this.valueList === null) {
+      // from the words when something asked for them already; else scanned without making them
+      if (this.words !== null) this.valueList = Object.freeze(this.words.map((w) => w.value));
+      else {
+        const [start, end] = this.argRegion();
+        this.valueList = Object.freeze(scanValues(this.raw, start, end));
+      }
+    }
+    return this.valueList;
   }
 
   /**

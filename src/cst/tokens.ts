@@ -137,6 +137,28 @@ function unescape(text: string, quote: '' | '"' | "'"): string {
   return out;
 }
 
+/**
+ * The values of the words of `text[i, end)`, as scanWords(…).map((w) => w.value) gives them, without
+ * making a Word for each (most lines are only ever asked their values).
+ */
+export function scanValues(text: string, i: number, end: number): string[] {
+  const values: string[] = [];
+  i = skipSpace(text, i, end);
+  while (i < end) {
+    const first = text.charCodeAt(i);
+    if (first === 34 /* " */ || first === 39 /* ' */) {
+      const word = scanWord(text, i, end);
+      values.push(word.value);
+      i = skipSpace(text, word.end, end);
+      continue;
+    }
+    const stop = bareWordEnd(text, i, end);
+    values.push(unescape(stripContinuations(text.slice(i, stop)), ''));
+    i = skipSpace(text, stop, end);
+  }
+  return values;
+}
+
 /** Splits `text[i, end)` into words. */
 export function scanWords(text: string, i: number, end: number): Word[] {
   const words: Word[] = [];
