@@ -27,12 +27,13 @@ function hostNames(main: ContextFacts, vhost: ContextFacts | null): string[] {
 }
 
 /**
- * The rules a host takes from the main server's own lines, made once per server: every host of a
- * fleet server walks the main server's lines (a Debian tree's mods and conf files) otherwise. Each
- * family reads its lines one by one (rulesOf), so a host's list is its own lines' rules and these,
- * in the order the family runs them; the rules are read-only and shared by the hosts.
+ * The rules one context's own lines make, family by family. Each family reads its lines one by one,
+ * so a host's list for a family is its own lines' rules and the main server's, in the order the
+ * family runs them; the main server's are made once per server (every host of a fleet server read
+ * the main server's lines again otherwise: a Debian tree's mods and conf files). Rules are
+ * read-only and shared by the hosts.
  */
-interface MainServerRules {
+interface ContextRules {
   readonly unknown: readonly Rule[];
   readonly locationProxies: readonly Rule[];
   readonly proxies: readonly Rule[];
@@ -42,54 +43,54 @@ interface MainServerRules {
   readonly aliases: readonly Rule[];
 }
 
-const mainRulesOf = new WeakMap<ServerFacts, MainServerRules>();
+function contextFamilies(ctx: ContextFacts, server: ServerFacts): ContextRules {
+  const { serverRoot, noProxyEnv, version } = server;
+  return {
+    unknown: contextRules(ctx, server),
+    locationProxies: locationProxies(ctx.inLocations, noProxyEnv),
+    proxies: serverProxies(ctx.directives, noProxyEnv, version),
+    locationRedirects: locationRedirects(ctx.inLocations),
+    redirects: serverRedirects(ctx.directives, version),
+    locationAliases: locationAliases(ctx.inLocations),
+    aliases: serverAliases(ctx.directives, serverRoot, version),
+  };
+}
 
-function mainServerRules(server: ServerFacts): MainServerRules {
+const mainRulesOf = new WeakMap<ServerFacts, ContextRules>();
+
+function mainServerRules(server: ServerFacts): ContextRules {
   let rules = mainRulesOf.get(server);
-  if (!rules) {
-    const { main, serverRoot, noProxyEnv, version } = server;
-    rules = {
-      unknown: contextRules(main, server),
-      locationProxies: locationProxies(main.inLocations, noProxyEnv),
-      proxies: serverProxies(main.directives, noProxyEnv, version),
-      locationRedirects: locationRedirects(main.inLocations),
-      redirects: serverRedirects(main.directives, version),
-      locationAliases: locationAliases(main.inLocations),
-      aliases: serverAliases(main.directives, serverRoot, version),
-    };
-    mainRulesOf.set(server, rules);
-  }
+  if (!rules) mainRulesOf.set(server, (rules = contextFamilies(server.main, server)));
   return rules;
 }
 
-const NONE: readonly Rule[] = [];
+/** The main server as a host has no lines of its own beside the main server's. */
+const NO_OWN_RULES: ContextRules = { unknown: [], locationProxies: [], proxies: [], locationRedirects: [], redirects: [], locationAliases: [], aliases: [] };
 
 export function hostRules(server: ServerFacts, vhost: ContextFacts | null): Rule[] {
   const main = server.main;
-  const { serverRoot, noProxyEnv, version } = server;
+  const { serverRoot, version } = server;
   const m = mainServerRules(server);
-  const locations = vhost?.inLocations ?? [];
-  const own = vhost?.directives ?? [];
-  const ofHost = (make: () => Rule[]): readonly Rule[] => (vhost ? make() : NONE);
+  const h = vhost ? contextFamilies(vhost, server) : NO_OWN_RULES;
   return [
     // unknown modules' hooks: the main server's lines, then the host's
     ...m.unknown,
-    ...ofHost(() => contextRules(vhost as ContextFacts, server)),
+    ...h.unknown,
     ...rewriteRules(main, vhost, hostNames(main, vhost), version),
     // a <Location>'s ProxyPass: the last-merged Location first (the host's, then the main server's)
-    ...ofHost(() => locationProxies(locations, noProxyEnv)),
+    ...h.locationProxies,
     ...m.locationProxies,
     // ProxyPass lines: the main server's first (merge order base + overrides)
     ...m.proxies,
-    ...ofHost(() => serverProxies(own, noProxyEnv, version)),
+    ...h.proxies,
     ...m.locationRedirects,
-    ...ofHost(() => locationRedirects(locations)),
+    ...h.locationRedirects,
     // Redirect* and Alias* lines: the host's first
-    ...ofHost(() => serverRedirects(own, version)),
+    ...h.redirects,
     ...m.redirects,
     ...m.locationAliases,
-    ...ofHost(() => locationAliases(locations)),
-    ...ofHost(() => serverAliases(own, serverRoot, version)),
+    ...h.locationAliases,
+    ...h.aliases,
     ...m.aliases,
     ...userdirRules(main, vhost, version),
     ...vhostAliasRules(main, vhost, serverRoot),
