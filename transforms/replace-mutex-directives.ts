@@ -19,7 +19,7 @@
 // the AcceptMutex's place, because on 2.4 each `Mutex … mpm-accept` line sets both.
 import { ConfigFile, Directive, Node, ancestors, directives, remove, replaceWith } from '../src/cst';
 import { ServerTree } from '../src/server/types';
-import { isTwoTwoOnly } from '../src/semantics/version-guards';
+import { appliesOn24, isTwoTwoOnly } from '../src/semantics/version-guards';
 import { Transform, TransformContext } from './types';
 
 /** 2.4's Mutex mechanisms (util_mutex.c). */
@@ -80,10 +80,6 @@ function loadsEvent(d: Directive): boolean {
   return (d.values[0] ?? '').toLowerCase() === 'mpm_event_module';
 }
 
-function applies(d: Directive): boolean {
-  return !isTwoTwoOnly(d);
-}
-
 /**
  * Files of the server (other than `self`) with an AcceptMutex that applies on 2.4, as they were before
  * this transform: found once per server, on the first file this transform sees, before it edits any.
@@ -93,7 +89,7 @@ function otherAcceptMutexFiles(server: ServerTree, self: ConfigFile): string[] {
   let found = acceptMutexFiles.get(server);
   if (!found) {
     found = [];
-    for (const f of server.files) if (directives(f.tree, 'AcceptMutex').some(applies)) found.push(f.displayPath);
+    for (const f of server.files) if (directives(f.tree, 'AcceptMutex').some(appliesOn24)) found.push(f.displayPath);
     acceptMutexFiles.set(server, found);
   }
   let mine: string | undefined;

@@ -9,7 +9,7 @@
 // whole DN (SSL_{CLIENT,SERVER}_{S,I}_DN; the _CN/_O… parts keep their format) and where StdEnvVars
 // exports client DNs to applications.
 import { ConfigFile, Container, Directive, Section, directives, insertBefore, sections } from '../src/cst';
-import { isTwoTwoOnly } from '../src/semantics/version-guards';
+import { appliesOn24, isTwoTwoOnly } from '../src/semantics/version-guards';
 import { SourceFile } from '../src/server/types';
 import { Transform } from './types';
 
@@ -43,10 +43,6 @@ function addUse(uses: Map<Container, (Directive | Section)[]>, c: Container | nu
   const list = uses.get(c);
   if (list) list.push(n);
   else uses.set(c, [n]);
-}
-
-function applies(d: Directive): boolean {
-  return !isTwoTwoOnly(d);
 }
 
 function verifiesClients(d: Directive): boolean {
@@ -89,7 +85,7 @@ export const sslLegacyDnFormat: Transform = {
       for (const s of sections(tree, 'If', 'ElseIf')) {
         if (!isTwoTwoOnly(s) && DN_VARIABLE.test(s.open.raw)) addUse(uses, containerOf(s), s);
       }
-      const options = directives(tree, 'SSLOptions').filter(applies);
+      const options = directives(tree, 'SSLOptions').filter(appliesOn24);
       const exported = options.filter((d) => d.values.some((v) => /^\+?StdEnvVars$/i.test(v)));
       const handled = new Set<Container>();
       const append = (d: Directive, why: string) => {

@@ -219,3 +219,8 @@ export function isTwoTwoOnly(node: Node): boolean {
   for (let p = node.parent; p !== null && p.kind === 'section'; p = p.parent) if (sectionIsTwoTwoOnly(p)) return true;
   return false;
 }
+
+/** The negation, as a module-level test to pass to filter/some (a closure made per call is compiled again and again). */
+export function appliesOn24(node: Node): boolean {
+  return !isTwoTwoOnly(node);
+}

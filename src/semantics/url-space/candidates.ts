@@ -24,12 +24,16 @@ interface OfContext {
 
 /**
  * Answers kept per context and test: every host of a server asks about the main server's lines
- * with the same (module-level) tests. Contexts made for one question (a copy with other
- * directives) are keys of their own and go with it.
+ * with the same (module-level) tests. A copy made for one question without lines (ServerPath reads
+ * a virtual host's own) is answered at once, not kept.
  */
 const answers = new WeakMap<ContextFacts, Map<Accept, OfContext>>();
 
+const NO_LINES: OfContext = { sure: null, after: [] };
+
 function ofContext(ctx: ContextFacts, accept: Accept): OfContext {
+  // a copy made for one question holds no lines: nothing to keep for it
+  if (ctx.directives.length === 0) return NO_LINES;
   let byTest = answers.get(ctx);
   if (!byTest) answers.set(ctx, (byTest = new Map()));
   let answer = byTest.get(accept);

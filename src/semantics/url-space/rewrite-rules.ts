@@ -129,19 +129,15 @@ export function rewriteRules(main: ContextFacts, vhost: ContextFacts | null, hos
   const parent = rewriteFacts(main);
   const engine = (vhost && own.engine) ?? parent.engine ?? NEVER;
   if (engine.kind === 'no') return [];
-  // the list's first rule is the first of the context it comes from
   let entries = own.rules;
-  let first = own;
   if (vhost) {
     const mine = own.options;
     const ignore = mine.includes('ignoreinherit');
     if (mine.includes('inherit') || (parent.options.includes('inheritdown') && !ignore)) entries = [...entries, ...parent.rules];
-    else if (mine.includes('inheritbefore') || (parent.options.includes('inheritdownbefore') && !ignore)) {
-      entries = [...parent.rules, ...entries];
-      if (parent.rules.length > 0) first = parent;
-    }
+    else if (mine.includes('inheritbefore') || (parent.options.includes('inheritdownbefore') && !ignore)) entries = [...parent.rules, ...entries];
   }
-  if (first.rules.length === 0) first = first === own ? parent : own;
+  // the list's first rule is the first of the context it comes from
+  const first = entries[0] === own.rules[0] ? own : parent;
   const rules: Rule[] = [];
   entries.forEach((e, i) => {
     const rule = ruleFor(e, hostNames, engine, i === 0 && !first.condBeforeFirst, version);
