@@ -13,10 +13,13 @@
  * ACCESS_FUZZ_SEEDS=FROM-TO runs those seeds instead of the fixed set (exploration; with
  * ACCESS_FUZZ_VERBOSE=1 every seed is described). A failing seed's trees are kept (its work path is printed).
  */
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { FuzzOutcome, FuzzSeed, describeOutcome, generateSeed, handSeed, runSeed } from './support/access-fuzz';
 import { stopLayoutServers } from './support/layout-differential';
+
+const CLI = path.join(__dirname, '..', 'dist', 'src', 'cli.js');
 
 jest.setTimeout(600000);
 afterAll(() => stopLayoutServers());
@@ -225,14 +228,103 @@ const KEPT_PIN_RERUN_ANY: FuzzSeed = handSeed(
   ['/'],
 );
 
-test('known gap (as it stands; flip when fixed): a kept section whose Satisfy Any resets its host rules on compat is migrated by a second run', async () => {
+test('repro (seed 9502, fixed by the kept mark): a kept section whose Satisfy Any resets its host rules on compat stays kept on a second run, with its finding', async () => {
   // the first run keeps the <Files> (manual: access-kept + access-compat-hazard) and migrates the sections above it;
-  // the second run reads the kept <Files> below 2.4-style sections and migrates it by the boundary rule
-  const o = await runSeed(KEPT_PIN_RERUN_ANY);
-  fs.rmSync(o.work, { recursive: true, force: true });
+  // the second run used to read the kept <Files> below 2.4-style sections and migrate it by the boundary rule
+  const o = await runSeed(KEPT_PIN_RERUN_ANY, { keep: true });
   expect(o.mismatches).toEqual([]);
   expect(o.findings.filter((f) => /^manual (access-kept|access-compat-hazard) conf\/httpd.conf:21 /.test(f)).length).toBe(2);
-  expect(o.problems.map((p) => p.split('\n')[0])).toEqual(['not idempotent: second run --check exit 1: would change: conf/httpd.conf']);
+  expect(o.problems).toEqual([]);
+  const conf = path.join(o.work, 'mig', 'tree', 'conf', 'httpd.conf');
+  const second = spawnSync(process.execPath, [CLI, '.'], { cwd: path.dirname(path.dirname(conf)), encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  fs.rmSync(o.work, { recursive: true, force: true });
+  expect(second.status).toBe(1); // nothing to change, a manual finding left
+  expect(second.stdout).toBe('');
+  expect(second.stderr).toMatch(/httpd\.conf:\d+: manual \[access-kept\] .*an earlier run kept them/);
+});
+
+/**
+ * A section kept for its own reasons (Require under <IfDefine>) that sets only `Satisfy Any`: 2.2 kept
+ * the host rules it inherited (mod_authz_host's section, apart from core's Satisfy), 2.4 + compat
+ * resets them to "everyone passes" (the old config on compat answers 200 to everyone in /a/). Its
+ * host rules come from the same section on every request, so a copy of them is written into the
+ * kept section (access-kept-pinned) and no access-compat-hazard is left. The expected side is the
+ * 2.2 meaning: the same lines written out by hand.
+ */
+const SATISFY_ONLY_LINES = [
+  DOCROOT, '    Order deny,allow', '    Deny from all', '    Allow from 127.0.0.5', '    AuthType Basic', '    AuthName "x"', '    AuthUserFile "{{ROOT}}/conf/users"', '    Require valid-user', '</Directory>',
+  '<Directory "{{ROOT}}/htdocs/a">', '    Satisfy Any', '    <IfDefine STRICT>', '        Require user alice', '    </IfDefine>', '</Directory>',
+];
+const SATISFY_ONLY_KEPT: FuzzSeed = handSeed(9503, SATISFY_ONLY_LINES, {}, ['/f.txt', '/a/f.txt'], {
+  meaning: SATISFY_ONLY_LINES.flatMap((l) => (l === '    Satisfy Any' ? ['    Order deny,allow', '    Deny from all', '    Allow from 127.0.0.5', l] : [l])),
+});
+const PINNED_HOSTS = '    Order deny,allow\n    Deny from all\n    Allow from 127.0.0.5\n    Satisfy Any\n';
+
+test('repro: a kept section with only Satisfy Any gets a copy of the host rules it inherited, and answers as 2.2 (compat alone lets everyone in)', async () => {
+  const o = await runSeed(SATISFY_ONLY_KEPT);
+  fs.rmSync(o.work, { recursive: true, force: true });
+  expect(o.tally).toEqual({ '200': 24, '401': 16, '403': 24 });
+  expect(o.mismatches).toEqual([]);
+  expect(o.problems).toEqual([]);
+  expect(o.findings.filter((f) => f.includes('access-kept-pinned'))).toEqual([expect.stringMatching(/^review access-kept-pinned conf\/httpd\.conf:\d+ this kept section sets Satisfy without Order\/Allow\/Deny: 2\.2 kept/)]);
+  expect(o.findings.filter((f) => f.includes('access-compat-hazard'))).toEqual([]);
+});
+
+test('negative control: without the copied host rules the kept section lets everyone into /a/ (widened)', async () => {
+  let removed = false;
+  const o = await runSeed(SATISFY_ONLY_KEPT, {
+    tamper: (tree) => {
+      const conf = path.join(tree, 'conf/httpd.conf');
+      const text = fs.readFileSync(conf, 'utf8');
+      removed = text.includes(PINNED_HOSTS);
+      fs.writeFileSync(conf, text.replace(PINNED_HOSTS, '    Satisfy Any\n'));
+    },
+  });
+  fs.rmSync(o.work, { recursive: true, force: true });
+  expect(removed).toBe(true);
+  expect(o.mismatches.length).toBe(12);
+  expect(o.mismatches.every((m) => m.verdict === 'widened' && m.request.includes('/a/f.txt'))).toBe(true);
+});
+
+/**
+ * The other half: a kept section with its own Order/Allow/Deny and no Satisfy, below a `Satisfy Any`.
+ * 2.2 kept the inherited Satisfy Any (core merges it per method), compat resets it to All (the old
+ * config on compat asks 127.0.1.9 for a password, and refuses valid users elsewhere). A copy of the
+ * Satisfy line is written into the kept section.
+ */
+const ORDER_ONLY_LINES = [
+  DOCROOT, '    Order deny,allow', '    Deny from all', '    Allow from 127.0.0.5', '    AuthType Basic', '    AuthName "x"', '    AuthUserFile "{{ROOT}}/conf/users"', '    Require valid-user', '    Satisfy Any', '</Directory>',
+  '<Directory "{{ROOT}}/htdocs/a">', '    Order deny,allow', '    Deny from all', '    Allow from 127.0.1.9', '    <IfDefine STRICT>', '        Require user alice', '    </IfDefine>', '</Directory>',
+];
+const ORDER_ONLY_KEPT: FuzzSeed = handSeed(9504, ORDER_ONLY_LINES, {}, ['/f.txt', '/a/f.txt'], {
+  meaning: ORDER_ONLY_LINES.flatMap((l) => (l === '    Allow from 127.0.1.9' ? [l, '    Satisfy Any'] : [l])),
+});
+const PINNED_SATISFY = '    Satisfy Any\n    Order deny,allow\n    Deny from all\n    Allow from 127.0.1.9\n';
+
+test('repro: a kept section with only Order/Allow/Deny gets a copy of the Satisfy Any it inherited, and answers as 2.2 (compat alone resets it to All)', async () => {
+  const o = await runSeed(ORDER_ONLY_KEPT);
+  fs.rmSync(o.work, { recursive: true, force: true });
+  expect(o.tally).toEqual({ '200': 40, '401': 24 });
+  expect(o.mismatches).toEqual([]);
+  expect(o.problems).toEqual([]);
+  expect(o.findings.filter((f) => f.includes('access-kept-pinned'))).toEqual([expect.stringMatching(/^review access-kept-pinned conf\/httpd\.conf:\d+ this kept section sets Order\/Allow\/Deny without Satisfy: 2\.2 kept/)]);
+  expect(o.findings.filter((f) => f.includes('access-compat-hazard'))).toEqual([]);
+});
+
+test('negative control: without the copied Satisfy the kept section answers /a/ as compat does (narrowed)', async () => {
+  let removed = false;
+  const o = await runSeed(ORDER_ONLY_KEPT, {
+    tamper: (tree) => {
+      const conf = path.join(tree, 'conf/httpd.conf');
+      const text = fs.readFileSync(conf, 'utf8');
+      removed = text.includes(PINNED_SATISFY);
+      fs.writeFileSync(conf, text.replace(PINNED_SATISFY, PINNED_SATISFY.replace('    Satisfy Any\n', '')));
+    },
+  });
+  fs.rmSync(o.work, { recursive: true, force: true });
+  expect(removed).toBe(true);
+  expect(o.mismatches.filter((m) => m.verdict === 'narrowed').length).toBeGreaterThan(0);
+  expect(o.mismatches.every((m) => m.request.includes('/a/f.txt') && m.verdict !== 'widened')).toBe(true);
 });
 
 test('repro (seed 500, fixed by AuthMerging And): a <Files> with its own Require and host rules from a <DirectoryMatch> that applies to some requests migrates, and a second run changes nothing', async () => {

@@ -33,12 +33,13 @@
 // `--dual-syntax` writes each migrated 2.2 scope as
 // `<IfModule mod_authz_core.c>` new rules `</IfModule>` +
 // `<IfModule !mod_authz_core.c>` old rules `</IfModule>`.
-import { Container, Directive, Node, Section, appendToFile, appendToSection, fileOf, indentUnit, indexInParent, insertBefore, remove, replaceWith } from '../src/cst';
+import { Container, Directive, Node, Section, appendToFile, appendToSection, fileOf, indentUnit, indexInParent, insertBefore, prependToSection, remove, replaceWith } from '../src/cst';
+import { KEPT_MARKER, hasKeptMarker } from '../src/semantics/access/kept-marker';
 import { ScopeCompat24 } from '../src/semantics/access/compat24';
 import { wrapperVerdict } from '../src/semantics/access/wrappers';
 import { answerChange, changeQuery } from '../src/semantics/access/answer-change';
 import { where } from '../src/semantics/access/chain-options';
-import { Pin, contain } from '../src/semantics/access/containment';
+import { Pin, PinPart, contain } from '../src/semantics/access/containment';
 import { Plan, PlanContext, authTypeAlone, compatOf, planAndMerge, planBoth, planOld, styleOf } from '../src/semantics/access/plan-scope';
 import { AccessScope, FsSection, Meeting, SectionMeetings, UrlSection, collectScopes, mayPrecede } from '../src/semantics/access/scopes';
 import { describeRequest } from '../src/semantics/access/witness';
@@ -308,16 +309,16 @@ function anchorNode(scope: AccessScope): Node | null {
  * ways that can open access (access-measurements.md D1, D2, A9): those are
  * reported beside the kept finding.
  */
-function keptHazards(scope: AccessScope, all: readonly AccessScope[]): string[] {
+function keptHazards(scope: AccessScope, all: readonly AccessScope[], pinned: ReadonlySet<PinPart>): string[] {
   const own = scope.read.rules;
   const before = all.filter((c) => c !== scope && mayPrecede(c, scope));
   const out: string[] = [];
-  if (own.host === null && own.satisfy.length > 0 && before.some((c) => c.read.rules.host !== null)) {
+  if (own.host === null && own.satisfy.length > 0 && !pinned.has('hosts') && before.some((c) => c.read.rules.host !== null)) {
     out.push(
       'this section sets Satisfy without Order/Allow/Deny: on 2.4 + mod_access_compat that resets the inherited host rules to "allow everyone" (2.2 kept them); repeat the parent\'s Order/Allow/Deny lines here',
     );
   }
-  if (own.host !== null && own.satisfy.length === 0 && before.some((c) => c.read.rules.satisfy.some((x) => x.value === 'any'))) {
+  if (own.host !== null && own.satisfy.length === 0 && !pinned.has('satisfy') && before.some((c) => c.read.rules.satisfy.some((x) => x.value === 'any'))) {
     out.push('this section sets Order/Allow/Deny without Satisfy: on 2.4 + mod_access_compat that resets an inherited "Satisfy Any" to All (2.2 kept it); repeat the Satisfy line here');
   }
   if (own.satisfy.some((x) => x.value === 'any') && own.requires === null && !before.some((c) => c.read.rules.requires !== null)) {
@@ -326,9 +327,40 @@ function keptHazards(scope: AccessScope, all: readonly AccessScope[]): string[] 
   return out;
 }
 
-function reportKept(scope: AccessScope, reason: string, all: readonly AccessScope[], ctx: TransformContext): void {
+function reportKept(scope: AccessScope, reason: string, all: readonly AccessScope[], pins: readonly Pin[], ctx: TransformContext): void {
   ctx.noteIn(scope.file, anchorNode(scope), 'access-kept', `Order/Allow/Deny/Satisfy kept (mod_access_compat loaded): ${reason}. Rewrite these rules as Require by hand`, 'manual');
-  for (const hazard of keptHazards(scope, all)) ctx.noteIn(scope.file, anchorNode(scope), 'access-compat-hazard', hazard, 'manual');
+  const pinned = new Set(pins.map((p) => p.part));
+  for (const hazard of keptHazards(scope, all, pinned)) ctx.noteIn(scope.file, anchorNode(scope), 'access-compat-hazard', hazard, 'manual');
+}
+
+const PIN_WORDS: Readonly<Record<PinPart, string>> = { record: 'Order/Allow/Deny', require: 'Require', hosts: 'Order/Allow/Deny', satisfy: 'Satisfy' };
+
+/** Why a pin was written, for its access-kept-pinned finding. */
+function pinReason(pin: Pin): string {
+  const what = PIN_WORDS[pin.part];
+  if (!pin.from) return 'this kept section inherited no Require; the sections above it now carry Require blocks, so "Require all granted" is written here to keep it answering as before';
+  if (pin.part === 'hosts' || pin.part === 'satisfy') {
+    const own = pin.part === 'hosts' ? 'Satisfy' : 'Order/Allow/Deny';
+    return (
+      `this kept section sets ${own} without ${what}: 2.2 kept the ${what} it inherited from ${where(pin.from)}, ` +
+      `and 2.4 + mod_access_compat would reset it (${pin.part === 'hosts' ? 'everyone passes the host check' : 'Satisfy All'}): a copy of those lines is written here so it answers as on 2.2`
+    );
+  }
+  return `this kept section inherited its ${what} from ${where(pin.from)}, which is migrated: a copy of those lines is written here so it keeps answering as before`;
+}
+
+/**
+ * Writes the kept mark (kept-marker.ts) into a kept scope, on its own level before the line that
+ * holds its first access rule (the first line of a section without any); once per scope.
+ */
+function markKept(scope: AccessScope): void {
+  const container = scope.container;
+  if (hasKeptMarker(container)) return;
+  let top: Node | undefined = [...scope.read.accessLines, ...scope.authz.lines][0];
+  while (top && top.parent !== container) top = (top.parent ?? undefined) as Section | undefined;
+  if (top) insertBefore(top, [KEPT_MARKER]);
+  else if (container.kind === 'section') prependToSection(container, [KEPT_MARKER]);
+  else appendToFile(container, [KEPT_MARKER]);
 }
 
 /** Copies into a kept scope what it inherited from scopes that are migrated, so it answers as before. */
@@ -341,18 +373,7 @@ function writePins(scope: AccessScope, pins: readonly Pin[], ctx: TransformConte
   if (first && first.parent === container) insertBefore(first, block);
   else if (container.kind === 'section') appendToSection(container, block);
   else appendToFile(container, block);
-  for (const pin of pins) {
-    const what = pin.part === 'record' ? 'Order/Allow/Deny' : 'Require';
-    ctx.noteIn(
-      scope.file,
-      anchorNode(scope),
-      'access-kept-pinned',
-      pin.from
-        ? `this kept section inherited its ${what} from ${where(pin.from)}, which is migrated: a copy of those lines is written here so it keeps answering as before`
-        : 'this kept section inherited no Require; the sections above it now carry Require blocks, so "Require all granted" is written here to keep it answering as before',
-      'review',
-    );
-  }
+  for (const pin of pins) ctx.noteIn(scope.file, anchorNode(scope), 'access-kept-pinned', pinReason(pin), 'review');
 }
 
 /** Old scopes, then every Require-only scope an old one may feed (its meaning depends on it), and scopes the reader could not read. */
@@ -464,6 +485,10 @@ function migrateAccess(files: readonly SourceFile[], space: SectionMeetings | nu
   const plans = new Map<AccessScope, Plan>();
   const reasons = new Map<AccessScope, string>();
   for (const scope of targets) {
+    if (hasKeptMarker(scope.container)) {
+      reasons.set(scope, 'an earlier run kept them, and its comment in this section says so');
+      continue;
+    }
     const plan = styleOf(scope) === 'both' ? planBoth(scope, planContext) : planOld(scope, planContext);
     if (typeof plan === 'string') reasons.set(scope, plan);
     else plans.set(scope, plan);
@@ -504,7 +529,7 @@ function migrateAccess(files: readonly SourceFile[], space: SectionMeetings | nu
   const { kept, pins, because } = containment;
   for (const scope of targets) {
     if (!kept.has(scope)) continue;
-    reportKept(scope, reasons.get(scope) ?? because.get(scope) ?? 'it meets a section that could not be migrated', scopes, ctx);
+    reportKept(scope, reasons.get(scope) ?? because.get(scope) ?? 'it meets a section that could not be migrated', scopes, pins.get(scope) ?? [], ctx);
   }
   // kept only in files the server does not read today: compat is what they need once switched on
   const keptHere = [...kept].find((k) => k.file.asIf === undefined) ?? [...kept][0];
@@ -512,6 +537,7 @@ function migrateAccess(files: readonly SourceFile[], space: SectionMeetings | nu
   const mixed = scopes.some((s) => styleOf(s) === 'new' || styleOf(s) === 'both');
   // the comparison needs the lines as they are now: before anything is rewritten
   if (mixed) reportChanges(scopes, plans, kept, planContext.universe, ctx);
+  for (const scope of targets) if (kept.has(scope)) markKept(scope);
   for (const [scope, list] of pins) writePins(scope, list, ctx);
   let migrated = 0;
   for (const [scope, plan] of plans) {

@@ -15,6 +15,12 @@
  *   all granted` where it inherited no Require), so it no longer depends on
  *   its parents. Where that cannot be done (the part is set conditionally,
  *   the source is not unique or not copyable), the migrated sources are kept.
+ * 2.2 kept the two halves of a record apart: host rules in mod_authz_host (the nearest section with
+ * Order/Allow/Deny), Satisfy in core (merged per method). Compat holds both in one record, so a kept
+ * scope that sets one half alone loses the other half it inherited on 2.2 (access-compat-hazard).
+ * That half is pinned too (kept or migrated, its source's lines are copied), from the nearest section
+ * that sets it, where that section is the same for every request; where it is not, the hazard stays
+ * and is reported.
  * Repeated until nothing changes; the kept set only grows.
  */
 import { Container, Directive, Node, Section } from '../../cst';
@@ -25,7 +31,7 @@ import { SCOPE_SECTIONS } from './scope-sections';
 import { AccessScope, mayPrecede, surelyPrecedes } from './scopes';
 import { unknownKey, wrapperVerdict } from './wrappers';
 import { isGranted } from './require-tree';
-import { RequireNode } from './types';
+import { RequireNode, ScopeRules22 } from './types';
 
 /** `Require all granted` for every method (alone, or as the only child of the implicit RequireAny). */
 function grantsAll(tree: RequireNode): boolean {
@@ -34,7 +40,8 @@ function grantsAll(tree: RequireNode): boolean {
   return tree.kind === 'any' && tree.children.length === 1 && grantsAll(tree.children[0]);
 }
 
-export type PinPart = 'record' | 'require';
+/** A whole part, or one half of a record (`hosts`: Order/Allow/Deny, `satisfy`: Satisfy) that 2.2 inherited apart. */
+export type PinPart = 'record' | 'require' | 'hosts' | 'satisfy';
 
 export interface Pin {
   readonly part: PinPart;
@@ -62,14 +69,6 @@ export interface ContainmentInput {
   readonly where: (scope: AccessScope) => string;
 }
 
-function hasRecord(s: AccessScope): boolean {
-  return compatRecordOf(s.read.rules.host, s.read.rules.satisfy) !== null;
-}
-
-function hasRequire(s: AccessScope): boolean {
-  return s.authz.tree !== null || (s.authz.op !== null && s.authz.op !== 'off');
-}
-
 /** Keys of the unknown wrappers (<IfDefine>, unknown <IfModule>) holding the scope's own access rules. */
 function unknownKeys(container: Container): string[] {
   const keys = new Set<string>();
@@ -87,6 +86,19 @@ function unknownKeys(container: Container): string[] {
 
 const MAX_KEYS = 4;
 
+function setsIn(part: PinPart, rules: ScopeRules22, authz: { tree: RequireNode | null; op: string | null }): boolean {
+  switch (part) {
+    case 'record':
+      return compatRecordOf(rules.host, rules.satisfy) !== null;
+    case 'require':
+      return authz.tree !== null || (authz.op !== null && authz.op !== 'off');
+    case 'hosts':
+      return rules.host !== null;
+    case 'satisfy':
+      return rules.satisfy.length > 0;
+  }
+}
+
 /**
  * Whether the scope sets a part itself in every way httpd may read it (each outcome of its
  * <IfDefine> / unknown <IfModule> wrappers), in none, or only in some; 'some' also when the
@@ -102,13 +114,20 @@ function setsPart(s: AccessScope, part: PinPart): 'all' | 'none' | 'some' {
     const read = readScopeRules(s.container, assume);
     const authz = readAuthz24(s.container, assume);
     if (read.unsupported || authz.unsupported) return 'some';
-    const sets = part === 'record' ? compatRecordOf(read.rules.host, read.rules.satisfy) !== null : authz.tree !== null || (authz.op !== null && authz.op !== 'off');
-    if (sets) yes++;
+    if (setsIn(part, read.rules, authz)) yes++;
   }
   return yes === total ? 'all' : yes === 0 ? 'none' : 'some';
 }
 
-const RECORD_NAMES = /^(order|allow|deny|satisfy)$/i;
+const PART_NAMES: Readonly<Record<PinPart, RegExp>> = {
+  record: /^(order|allow|deny|satisfy)$/i,
+  require: /^require$/i,
+  hosts: /^(order|allow|deny)$/i,
+  satisfy: /^satisfy$/i,
+};
+
+/** Lines of these parts are read by mod_access_compat (Order/Allow/Deny/Satisfy), the others by mod_authz_core. */
+const isCompatPart = (part: PinPart) => part !== 'require';
 
 /** One line of a pin, indented `depth` steps inside the scope. */
 export interface PinLine {
@@ -130,7 +149,7 @@ function copyableLines(s: AccessScope, part: PinPart): PinLine[] | null {
   const out: PinLine[] = [];
   let ok = true;
   const isPart = (n: Node) =>
-    (n.kind === 'directive' && (part === 'record' ? RECORD_NAMES.test(n.name) : /^require$/i.test(n.name))) ||
+    (n.kind === 'directive' && PART_NAMES[part].test(n.name)) ||
     (part === 'require' && n.kind === 'section' && /^require(all|any|none)$/i.test(n.name));
   const emitWhole = (n: Node, depth: number) => {
     if (n.kind === 'directive') out.push({ text: words(n), depth });
@@ -158,7 +177,7 @@ function copyableLines(s: AccessScope, part: PinPart): PinLine[] | null {
         out.push({ text: `</${n.name}>`, depth: 0 });
       } else if (wrapperVerdict(n)?.kind === 'both') {
         visit(n.body);
-      } else if (wrapperVerdict(n) !== null && (part === 'record' ? containsAccess(n) : containsAuthz(n))) {
+      } else if (wrapperVerdict(n) !== null && (isCompatPart(part) ? containsAccess(n) : containsAuthz(n))) {
         // another conditional holding lines of this part: they cannot be copied as they are
         ok = false;
       }
@@ -169,7 +188,15 @@ function copyableLines(s: AccessScope, part: PinPart): PinLine[] | null {
 }
 
 function ownsPart(s: AccessScope, part: PinPart): boolean {
-  return part === 'record' ? hasRecord(s) : hasRequire(s);
+  return setsIn(part, s.read.rules, s.authz);
+}
+
+/** The half of a record a scope that sets the other half alone inherited on 2.2, and loses on compat; null when none. */
+function missingHalf(s: AccessScope): 'hosts' | 'satisfy' | null {
+  const { host, satisfy } = s.read.rules;
+  if (host === null && satisfy.length > 0) return 'hosts';
+  if (host !== null && satisfy.length === 0) return 'satisfy';
+  return null;
 }
 
 export function contain(input: ContainmentInput): Containment {
@@ -250,6 +277,17 @@ export function contain(input: ContainmentInput): Containment {
           continue;
         }
         pins.set(k, [...(pins.get(k) ?? []), { part, from, lines }]);
+        changed = true;
+      }
+      // the half of its record it inherited on 2.2 apart from the half it sets
+      const half = missingHalf(k);
+      if (half === null || pinned(k, half) || setsPart(k, half) !== 'none' || setsPart(k, half === 'hosts' ? 'satisfy' : 'hosts') !== 'all') continue;
+      const sources = scopes.filter((c) => c !== k && mayPrecede(c, k) && mayHold(k, c) && ownsPart(c, half));
+      if (sources.length === 0) continue;
+      const nearest = sources.filter((c) => !sources.some((x) => x !== c && surelyPrecedes(c, x)));
+      const lines = nearest.length === 1 && surelyPrecedes(nearest[0], k) ? copyableLines(nearest[0], half) : null;
+      if (lines && lines.length > 0) {
+        pins.set(k, [...(pins.get(k) ?? []), { part: half, from: nearest[0], lines }]);
         changed = true;
       }
     }
