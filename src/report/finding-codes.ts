@@ -77,13 +77,13 @@ export const FINDING_GROUPS: readonly FindingGroup[] = [
         code: 'access-kept',
         severities: ['manual'],
         summary: 'Access rules kept on mod_access_compat',
-        meaning: 'Order/Allow/Deny/Satisfy left as they were and mod_access_compat (with mod_authz_core) scheduled, with the reason: a construct the model lacks, rules under `<IfDefine>` or an unknown `<IfModule>`, a scope whose inheritance changes with the request in a way the migration cannot carry (naming the line the URL space cannot see past), or a neighbour that stays (a migrated scope would inherit its Order/Allow/Deny on compat, or it inherits from this one). Only those scopes are kept; every other scope of the server migrates',
+        meaning: 'Order/Allow/Deny/Satisfy left as they were and mod_access_compat (with mod_authz_core) scheduled, with the reason: a construct the model lacks, rules under `<IfDefine>` or an unknown `<IfModule>`, a scope whose inheritance changes with the request in a way the migration cannot carry (naming the line the URL space cannot see past), or a neighbour that stays (a migrated scope would inherit its Order/Allow/Deny on compat, or it inherits from this one). Only those scopes are kept; every other scope of the server migrates. Each kept scope gets a comment line, `# httpd-codemod kept these access rules on mod_access_compat (access-kept): …`, so that a later run keeps it too (reason: "an earlier run kept them") instead of reading it below the migrated sections by the boundary rule and migrating it in a second step; rewrite the rules by hand, then delete the comment',
       },
       {
         code: 'access-kept-pinned',
         severities: ['review'],
         summary: 'Kept section given a copy of rules it inherited',
-        meaning: 'a kept scope inherited Order/Allow/Deny or Require from a scope that is migrated: a copy of those lines (or `Require all granted` where it inherited none) is written into it, so it answers as before on mod_access_compat',
+        meaning: 'a kept scope inherited Order/Allow/Deny or Require from a scope that is migrated: a copy of those lines (or `Require all granted` where it inherited none) is written into it, so it answers as before on mod_access_compat. Also a kept scope that sets only `Satisfy` (or only Order/Allow/Deny): 2.2 kept the host rules (or the Satisfy) it inherited, compat resets them; where one section is their source on every request, a copy of its lines is written in, migrated or not, and no `access-compat-hazard` is left',
       },
       {
         code: 'access-mixed-differs',
@@ -106,8 +106,8 @@ export const FINDING_GROUPS: readonly FindingGroup[] = [
       {
         code: 'access-compat-hazard',
         severities: ['manual'],
-        summary: 'mod_access_compat grants more than 2.2 did',
-        meaning: 'a kept scope where mod_access_compat grants more than 2.2 did (a child with only `Satisfy` resets the inherited host rules; a child with its own Order resets an inherited `Satisfy Any`; `Satisfy Any` without Require), with the fix',
+        summary: 'mod_access_compat answers otherwise than 2.2 did',
+        meaning: 'a kept scope where mod_access_compat answers otherwise than 2.2 did (a child with only `Satisfy` resets the inherited host rules: it grants more; a child with its own Order resets an inherited `Satisfy Any`: it grants less; `Satisfy Any` without Require), with the fix; the first two only where the inherited lines differ by request (otherwise they are copied in: `access-kept-pinned`)',
       },
       {
         code: 'access-dual-version',
