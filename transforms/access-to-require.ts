@@ -49,7 +49,9 @@ import { GRANTED } from '../src/semantics/access/require-tree';
 import { ServerTree, SourceFile } from '../src/server/types';
 import { buildUrlSpace } from '../src/semantics/url-space';
 import { directorySections, governingAfterMigration, limitClassLine, refusedPerDirectoryFiles, unreadPerDirectoryFiles } from '../src/semantics/allow-override';
-import { REQUIRE_24_PROVIDERS, readScopeRules } from '../src/semantics/access/read-rules';
+import { REQUIRE_24_PROVIDERS, containsAccess, readScopeRules } from '../src/semantics/access/read-rules';
+import { containsAuthz } from '../src/semantics/access/read-authz24';
+import { SCOPE_SECTIONS } from '../src/semantics/access/scope-sections';
 import { Transform, TransformContext } from './types';
 
 function methodUniverse(scopes: readonly AccessScope[]): string[] {
@@ -350,14 +352,22 @@ function pinReason(pin: Pin): string {
 }
 
 /**
- * Writes the kept mark (kept-marker.ts) into a kept scope, on its own level before the line that
- * holds its first access rule (the first line of a section without any); once per scope.
+ * Writes the kept mark (kept-marker.ts) into a kept scope, on its own level before the first line
+ * that holds one of its access rules (the first line of a section without any); once per scope.
  */
 function markKept(scope: AccessScope): void {
   const container = scope.container;
   if (hasKeptMarker(container)) return;
-  let top: Node | undefined = [...scope.read.accessLines, ...scope.authz.lines][0];
-  while (top && top.parent !== container) top = (top.parent ?? undefined) as Section | undefined;
+  // the lines of the scope's own level that hold its access rules (a wrapper, a <Limit>, or the rule itself)
+  const holders = new Set<Node>();
+  for (const line of [...scope.read.accessLines, ...scope.authz.lines]) {
+    let top: Node | null = line;
+    while (top && top.parent !== container) top = top.parent as Section | null;
+    if (top) holders.add(top);
+  }
+  // wrappers the reader did not read through (<IfDefine>, an unknown <IfModule>) hold rules too
+  const holds = (n: Node) => holders.has(n) || (n.kind === 'section' && !SCOPE_SECTIONS.has(n.lowerName) && (containsAccess(n) || containsAuthz(n)));
+  const top = container.body.find(holds);
   if (top) insertBefore(top, [KEPT_MARKER]);
   else if (container.kind === 'section') prependToSection(container, [KEPT_MARKER]);
   else appendToFile(container, [KEPT_MARKER]);
