@@ -13,13 +13,10 @@
  * ACCESS_FUZZ_SEEDS=FROM-TO runs those seeds instead of the fixed set (exploration; with
  * ACCESS_FUZZ_VERBOSE=1 every seed is described). A failing seed's trees are kept (its work path is printed).
  */
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { FuzzOutcome, FuzzSeed, describeOutcome, generateSeed, handSeed, runSeed } from './support/access-fuzz';
+import { FuzzOutcome, FuzzSeed, cli, describeOutcome, generateSeed, handSeed, runSeed } from './support/access-fuzz';
 import { stopLayoutServers } from './support/layout-differential';
-
-const CLI = path.join(__dirname, '..', 'dist', 'src', 'cli.js');
 
 jest.setTimeout(600000);
 afterAll(() => stopLayoutServers());
@@ -235,8 +232,7 @@ test('repro (seed 9502, fixed by the kept mark): a kept section whose Satisfy An
   expect(o.mismatches).toEqual([]);
   expect(o.findings.filter((f) => /^manual (access-kept|access-compat-hazard) conf\/httpd.conf:21 /.test(f)).length).toBe(2);
   expect(o.problems).toEqual([]);
-  const conf = path.join(o.work, 'mig', 'tree', 'conf', 'httpd.conf');
-  const second = spawnSync(process.execPath, [CLI, '.'], { cwd: path.dirname(path.dirname(conf)), encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  const second = cli(['.'], path.join(o.work, 'mig', 'tree'));
   fs.rmSync(o.work, { recursive: true, force: true });
   expect(second.status).toBe(1); // nothing to change, a manual finding left
   expect(second.stdout).toBe('');

@@ -39,7 +39,7 @@ import { ScopeCompat24 } from '../src/semantics/access/compat24';
 import { wrapperVerdict } from '../src/semantics/access/wrappers';
 import { answerChange, changeQuery } from '../src/semantics/access/answer-change';
 import { where } from '../src/semantics/access/chain-options';
-import { Pin, PinPart, contain } from '../src/semantics/access/containment';
+import { Pin, PinPart, contain, missingHalf } from '../src/semantics/access/containment';
 import { Plan, PlanContext, authTypeAlone, compatOf, planAndMerge, planBoth, planOld, styleOf } from '../src/semantics/access/plan-scope';
 import { AccessScope, FsSection, Meeting, SectionMeetings, UrlSection, collectScopes, mayPrecede } from '../src/semantics/access/scopes';
 import { describeRequest } from '../src/semantics/access/witness';
@@ -315,12 +315,13 @@ function keptHazards(scope: AccessScope, all: readonly AccessScope[], pinned: Re
   const own = scope.read.rules;
   const before = all.filter((c) => c !== scope && mayPrecede(c, scope));
   const out: string[] = [];
-  if (own.host === null && own.satisfy.length > 0 && !pinned.has('hosts') && before.some((c) => c.read.rules.host !== null)) {
+  const half = missingHalf(scope);
+  if (half === 'hosts' && !pinned.has('hosts') && before.some((c) => c.read.rules.host !== null)) {
     out.push(
       'this section sets Satisfy without Order/Allow/Deny: on 2.4 + mod_access_compat that resets the inherited host rules to "allow everyone" (2.2 kept them); repeat the parent\'s Order/Allow/Deny lines here',
     );
   }
-  if (own.host !== null && own.satisfy.length === 0 && !pinned.has('satisfy') && before.some((c) => c.read.rules.satisfy.some((x) => x.value === 'any'))) {
+  if (half === 'satisfy' && !pinned.has('satisfy') && before.some((c) => c.read.rules.satisfy.some((x) => x.value === 'any'))) {
     out.push('this section sets Order/Allow/Deny without Satisfy: on 2.4 + mod_access_compat that resets an inherited "Satisfy Any" to All (2.2 kept it); repeat the Satisfy line here');
   }
   if (own.satisfy.some((x) => x.value === 'any') && own.requires === null && !before.some((c) => c.read.rules.requires !== null)) {

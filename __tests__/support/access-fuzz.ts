@@ -425,7 +425,8 @@ export function classify(expected: Status, migrated: Status): Verdict {
 
 const CLI = path.join(REPO, 'dist', 'src', 'cli.js');
 
-function cli(args: readonly string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+/** The built CLI run in `cwd` (CI set: no progress display). */
+export function cli(args: readonly string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: '1' } });
   return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }

@@ -192,7 +192,7 @@ function ownsPart(s: AccessScope, part: PinPart): boolean {
 }
 
 /** The half of a record a scope that sets the other half alone inherited on 2.2, and loses on compat; null when none. */
-function missingHalf(s: AccessScope): 'hosts' | 'satisfy' | null {
+export function missingHalf(s: AccessScope): 'hosts' | 'satisfy' | null {
   const { host, satisfy } = s.read.rules;
   if (host === null && satisfy.length > 0) return 'hosts';
   if (host !== null && satisfy.length === 0) return 'satisfy';
